@@ -1,0 +1,160 @@
+/**
+ * Kubernetes field errors (k8s.io/apimachinery/pkg/util/validation/field), the one result model of tollgate.
+ * Constructors are named after their apimachinery counterparts so they can be checked line by line.
+ */
+import type { Path } from "./path.js";
+import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody } from "./message.js";
+
+export { GoFloat, OMIT_VALUE, REDACTED };
+
+/** The cause types of metav1.StatusCause that tollgate produces. */
+export type FieldErrorType =
+  | "FieldValueInvalid"
+  | "FieldValueRequired"
+  | "FieldValueForbidden"
+  | "FieldValueDuplicate"
+  | "FieldValueNotSupported"
+  | "FieldValueTooLong"
+  | "FieldValueTooMany"
+  | "FieldValueTypeInvalid"
+  | "InternalError";
+
+export type Severity = "error" | "warning" | "shadow";
+
+export type RuleFamily = "crd" | "kubevirt" | "declarative";
+
+export interface FieldErrorSource {
+  kind: RuleFamily;
+  /** crd: CRD name; kubevirt: "<namespace>/<template>" or "vm-annotation"; declarative: "<group>/<version>.<Kind>". */
+  policy: string;
+  /** crd: CEL rule text or OpenAPI keyword ("maximum"); kubevirt: rule name; declarative: the tag. */
+  rule?: string;
+}
+
+export interface FieldError {
+  /** "FieldValueInvalid", ... (serialised as `reason` in a StatusCause). */
+  type: FieldErrorType;
+  /** Kubernetes field path text: "spec.ports[0].name", "<nil>" for the root. */
+  field: string;
+  /** The detail text alone. */
+  detail: string;
+  /** Exactly what kube-apiserver puts in details.causes[].message (the error without its "field: " prefix). */
+  message: string;
+  badValue?: unknown;
+  origin?: string;
+  severity: Severity;
+  /** The rule could not be evaluated (runtime error, cost limit, bad annotation), as opposed to violated. */
+  evaluationError?: boolean;
+  source: FieldErrorSource;
+}
+
+
+/** Options shared by every constructor. */
+export interface ErrorContext {
+  source: FieldErrorSource;
+  severity?: Severity;
+  origin?: string;
+  /** When true the bad value is dropped from the error (Secrets, credential fields). */
+  redact?: boolean;
+}
+
+function make(
+  type: FieldErrorType,
+  path: Path | string | null,
+  value: unknown,
+  detail: string,
+  ctx: ErrorContext,
+  showsValue: boolean,
+): FieldError {
+  const field = typeof path === "string" ? path : path === null ? "<nil>" : path.toString();
+  const redacted = ctx.redact === true && showsValue && value !== OMIT_VALUE;
+  const shown = redacted ? REDACTED : value;
+  const err: FieldError = {
+    type,
+    field,
+    detail,
+    message: renderBody(type, showsValue ? shown : OMIT_VALUE, detail),
+    severity: ctx.severity ?? "error",
+    source: ctx.source,
+  };
+  if (showsValue && value !== OMIT_VALUE && !redacted) err.badValue = toPlainValue(value);
+  if (ctx.origin !== undefined) err.origin = ctx.origin;
+  return err;
+}
+
+
+function toPlainValue(value: unknown): unknown {
+  if (value instanceof GoFloat) return value.value;
+  return value;
+}
+
+/** field.Invalid */
+export function invalid(path: Path | string | null, value: unknown, detail: string, ctx: ErrorContext): FieldError {
+  return make("FieldValueInvalid", path, value, detail, ctx, true);
+}
+
+/** field.TypeInvalid */
+export function typeInvalid(path: Path | string | null, value: unknown, detail: string, ctx: ErrorContext): FieldError {
+  return make("FieldValueTypeInvalid", path, value, detail, ctx, true);
+}
+
+/** field.Required */
+export function required(path: Path | string | null, detail: string, ctx: ErrorContext): FieldError {
+  return make("FieldValueRequired", path, OMIT_VALUE, detail, ctx, false);
+}
+
+/** field.Forbidden */
+export function forbidden(path: Path | string | null, detail: string, ctx: ErrorContext): FieldError {
+  return make("FieldValueForbidden", path, OMIT_VALUE, detail, ctx, false);
+}
+
+/** field.Duplicate */
+export function duplicate(path: Path | string | null, value: unknown, ctx: ErrorContext): FieldError {
+  return make("FieldValueDuplicate", path, value, "", ctx, true);
+}
+
+/** field.NotSupported: the detail lists the supported values, each quoted. */
+export function notSupported(
+  path: Path | string | null,
+  value: unknown,
+  validValues: readonly string[],
+  ctx: ErrorContext,
+): FieldError {
+  const detail = validValues.length > 0 ? `supported values: ${validValues.map((v) => goQuote(v)).join(", ")}` : "";
+  return make("FieldValueNotSupported", path, value, detail, ctx, true);
+}
+
+/** field.TooLong (1.36 wording: "may not be more than N bytes", "1 byte"). */
+export function tooLong(path: Path | string | null, maxLength: number, ctx: ErrorContext): FieldError {
+  const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}` : "value is too long";
+  return make("FieldValueTooLong", path, OMIT_VALUE, detail, ctx, false);
+}
+
+/** field.TooMany (1.36 wording: "must have at most N items", "1 item"). */
+export function tooMany(path: Path | string | null, actual: number, max: number, ctx: ErrorContext): FieldError {
+  const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? "item" : "items"}` : "has too many items";
+  return make("FieldValueTooMany", path, actual >= 0 ? actual : OMIT_VALUE, detail, ctx, true);
+}
+
+/** field.InternalError */
+export function internal(path: Path | string | null, detail: string, ctx: ErrorContext): FieldError {
+  return make("InternalError", path, OMIT_VALUE, detail, ctx, false);
+}
+
+/** A field error with an already rendered message body (CEL rules with a reason, ratcheted warnings...). */
+export function withType(
+  type: FieldErrorType,
+  path: Path | string | null,
+  value: unknown,
+  detail: string,
+  ctx: ErrorContext,
+): FieldError {
+  const showsValue = type !== "FieldValueRequired" && type !== "FieldValueForbidden" && type !== "FieldValueTooLong" && type !== "InternalError";
+  return make(type, path, value, detail, ctx, showsValue);
+}
+
+/** The full error text, as Go's `(*field.Error).Error()`: "<field>: <body>". */
+export function errorText(err: Pick<FieldError, "field" | "message">): string {
+  return `${err.field}: ${err.message}`;
+}
+

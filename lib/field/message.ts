@@ -1,0 +1,250 @@
+/**
+ * API-server wording of field errors (apimachinery field/errors.go, 1.36 forms) and of the aggregate
+ * `Status` message (apimachinery api/errors NewInvalid). See spec/k8s-cel-semantics.md sections 1 and 2.
+ */
+import type { FieldErrorType } from "./error.js";
+
+/** A marker for "print no value" (apimachinery's omitValue). */
+export const OMIT_VALUE: unique symbol = Symbol("omit-value");
+
+/** A redacted bad value (Secrets, credential fields): printed as a placeholder, never as the value. */
+export const REDACTED: unique symbol = Symbol("redacted");
+
+/** A Go float64 whose value happens to be integral (prints with %v float formatting: `1e+06`). */
+export class GoFloat {
+  constructor(readonly value: number) {}
+}
+
+const TYPE_TEXT: Record<FieldErrorType, string> = {
+  FieldValueInvalid: "Invalid value",
+  FieldValueRequired: "Required value",
+  FieldValueForbidden: "Forbidden",
+  FieldValueDuplicate: "Duplicate value",
+  FieldValueNotSupported: "Unsupported value",
+  FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
+  FieldValueTypeInvalid: "Invalid value",
+  InternalError: "Internal error",
+};
+
+/** The text of an error type ("Invalid value", "Required value", ...). */
+export function typeText(type: FieldErrorType): string {
+  return TYPE_TEXT[type];
+}
+
+/**
+ * `(*field.Error).ErrorBody()`: `<type text>[: <value>][: <detail>]`. Required, Forbidden, TooLong and
+ * InternalError never show a value.
+ */
+export function renderBody(type: FieldErrorType, value: unknown, detail: string): string {
+  let s = TYPE_TEXT[type];
+  const hidesValue =
+    type === "FieldValueRequired" ||
+    type === "FieldValueForbidden" ||
+    type === "FieldValueTooLong" ||
+    type === "InternalError";
+  if (!hidesValue && value !== OMIT_VALUE) s += `: ${formatValue(value)}`;
+  if (detail.length > 0) s += `: ${detail}`;
+  return s;
+}
+
+/**
+ * A bad value as 1.34+ prints it: numbers and booleans with Go `%v`, strings with `%q`, null as `null`,
+ * everything else as JSON.
+ */
+export function formatValue(value: unknown): string {
+  if (value === REDACTED) return `"<redacted>"`;
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "string":
+      return goQuote(value);
+    case "number":
+      return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? intText(value) : goFloat(value);
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      if (value instanceof GoFloat) return goFloat(value.value);
+      return goJson(value);
+  }
+}
+
+function intText(n: number): string {
+  // Integers beyond 2^53 are bigint in decoded objects; here only ordinary integers arrive.
+  return Object.is(n, -0) ? "0" : n.toFixed(0);
+}
+
+/**
+ * Go's `%v` of a float64: strconv.FormatFloat(f, 'g', -1, 64). Shortest round-trip digits; exponent form when
+ * the decimal exponent is below -4 or at least 6 (strconv uses precision 6 for that decision when shortest):
+ * `2.5`, `100000`, `1e+06`, `1.2345675e+06`, `1e-05`.
+ */
+export function goFloat(f: number): string {
+  if (Number.isNaN(f)) return "NaN";
+  if (f === Number.POSITIVE_INFINITY) return "+Inf";
+  if (f === Number.NEGATIVE_INFINITY) return "-Inf";
+  if (f === 0) return Object.is(f, -0) ? "-0" : "0";
+  const [digits, point] = shortestDigits(f);
+  const sign = f < 0 ? "-" : "";
+  const x = point - 1;
+  if (x < -4 || x >= 6) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const ex = Math.abs(x);
+    return `${sign}${m}e${x < 0 ? "-" : "+"}${ex < 10 ? `0${ex}` : ex}`;
+  }
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/** The shortest decimal digits of |f| and the decimal point position (digits × 10^(point - len)). */
+function shortestDigits(f: number): [string, number] {
+  const s = Math.abs(f).toExponential(); // shortest round-trip in JS
+  const [m, e] = s.split("e") as [string, string];
+  const digits = m.replace(".", "");
+  return [digits.replace(/0+$/, "") || "0", Number(e) + 1];
+}
+
+/** Go's `%q` of a string (strconv.Quote): printable runes kept, the rest escaped. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    switch (ch) {
+      case '"':
+        out += '\\"';
+        continue;
+      case "\\":
+        out += "\\\\";
+        continue;
+      case "\n":
+        out += "\\n";
+        continue;
+      case "\t":
+        out += "\\t";
+        continue;
+      case "\r":
+        out += "\\r";
+        continue;
+      case "\x07":
+        out += "\\a";
+        continue;
+      case "\b":
+        out += "\\b";
+        continue;
+      case "\f":
+        out += "\\f";
+        continue;
+      case "\v":
+        out += "\\v";
+        continue;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else if (c < 0x20 || c === 0x7f) {
+      out += `\\x${c.toString(16).padStart(2, "0")}`;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      out += "\\ufffd"; // a lone surrogate is invalid UTF-8: Go prints the replacement escape
+    } else if (isGoPrintable(c)) {
+      out += ch;
+    } else if (c < 0x10000) {
+      out += `\\u${c.toString(16).padStart(4, "0")}`;
+    } else {
+      out += `\\U${c.toString(16).padStart(8, "0")}`;
+    }
+  }
+  return `${out}"`;
+}
+
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|[\p{Zs}]/u;
+
+function isGoPrintable(c: number): boolean {
+  if (c === 0x20) return true;
+  return !NON_PRINTABLE.test(String.fromCodePoint(c));
+}
+
+/**
+ * Go's encoding/json of a decoded value: object keys sorted, HTML-sensitive characters escaped
+ * (`<`, `>`, `&` as \u003c...), numbers as Go prints them.
+ */
+export function goJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "string":
+      return jsonString(value);
+    case "number":
+      return Number.isInteger(value) ? intText(value) : jsonFloat(value);
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+    case "object": {
+      if (value instanceof GoFloat) return jsonFloat(value.value);
+      if (Array.isArray(value)) return `[${value.map(goJson).join(",")}]`;
+      const o = value as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      return `{${keys.map((k) => `${jsonString(k)}:${goJson(o[k])}`).join(",")}}`;
+    }
+    default:
+      return "null";
+  }
+}
+
+/** encoding/json float formatting: like ES for most values, exponent form below 1e-6 or from 1e21. */
+function jsonFloat(f: number): string {
+  if (!Number.isFinite(f)) return "null";
+  const abs = Math.abs(f);
+  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) {
+    // Go: strconv 'e' then cleans e-07 -> e-7
+    const s = f.toExponential();
+    return s.replace(/e([+-])(\d)$/, "e$10$2").replace(/e([+-])0(\d)$/, "e$1$2");
+  }
+  return String(f);
+}
+
+function jsonString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i]!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (c < 0x20) {
+      if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else out += `\\u${c.toString(16).padStart(4, "0")}`;
+    } else if (ch === "<" || ch === ">" || ch === "&") out += `\\u00${c.toString(16)}`;
+    else if (c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16)}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/**
+ * The aggregate message of a 422 Invalid Status (apimachinery errors.NewInvalid):
+ * `<Kind>.<group> "<name>" is invalid: <e1>` or `... is invalid: [<e1>, <e2>]`, identical entries collapsed.
+ * For the core group the qualified kind is the kind alone.
+ */
+export function aggregateMessage(
+  kind: string,
+  group: string,
+  name: string,
+  errors: readonly { field: string; message: string }[],
+): string {
+  const qualified = group === "" ? kind : `${kind}.${group}`;
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  for (const e of errors) {
+    const t = `${e.field}: ${e.message}`;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    texts.push(t);
+  }
+  let body: string;
+  if (texts.length === 0) body = "";
+  else if (texts.length === 1) body = texts[0]!;
+  else body = `[${texts.join(", ")}]`;
+  return `${qualified} ${goQuote(name)} is invalid: ${body}`;
+}

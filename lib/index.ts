@@ -1,0 +1,19 @@
+/**
+ * tollgate's public surface: load a policy bundle once, validate objects against it many times.
+ * See ../shared/PRODUCT.md and README.md.
+ */
+export type {
+  BundleFile,
+  BundleOptions,
+  CoveredKind,
+  DecodeLimits,
+  FailurePolicy,
+  Operation,
+  PolicyFailure,
+  PolicySet,
+  ResolvedBundleConfig,
+  ValidateRequest,
+  Verdict,
+} from "./policy/types.js";
+export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
+export { aggregateMessage, formatValue, goQuote } from "./field/message.js";

@@ -1,0 +1,118 @@
+/**
+ * The public contract every surface (CLI, webhook, auditor) and every test uses. Later issues extend it only by
+ * adding fields.
+ */
+import type { FieldError } from "../field/error.js";
+
+export type Operation = "CREATE" | "UPDATE" | "DELETE";
+
+/** One admission-style validation request. */
+export interface ValidateRequest {
+  operation: Operation;
+  object: unknown;
+  /** UPDATE (and DELETE): the object as stored before the request. */
+  oldObject?: unknown;
+  /** "status" and "/status" are the same; absent = the main resource. */
+  subresource?: string;
+}
+
+/** The result of validating one object. */
+export interface Verdict {
+  allowed: boolean;
+  /** False when no policy applies to the object's kind (allowed, and counted as skipped by the auditor). */
+  covered: boolean;
+  /** Errors that reject the object. */
+  errors: FieldError[];
+  /** Warning-severity results (KubeVirt justWarning, ignored rule types, failurePolicy Ignore, ratcheted CEL failures). */
+  warnings: FieldError[];
+  /** Alpha/beta declarative results that are not enforced. */
+  shadowed: FieldError[];
+  /**
+   * UPDATE only: every error ratcheting suppressed (a ratcheted CEL failure is in `warnings` too, as the API
+   * server returns it; a ratcheted OpenAPI error only here, as the API server discards it).
+   */
+  ratcheted: FieldError[];
+  /**
+   * Exactly the strings the API server would return as warnings: `${field}: ${message}` for a field warning, and
+   * texts that are not field errors (`unknown field "spec.x"` for pruned fields, deprecated-version notices).
+   */
+  warningTexts: string[];
+  /** The object as the API server would store it (pruned, defaulted), when a schema applies. */
+  object?: unknown;
+}
+
+/** A kind the policy set covers. */
+export interface CoveredKind {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  scope: "Namespaced" | "Cluster";
+  family: "crd" | "kubevirt" | "declarative";
+  /** Number of rules (OpenAPI value validations and CEL rules) that apply to this kind. */
+  rules: number;
+}
+
+/** A document or rule that could not be used, reported at load. */
+export interface PolicyFailure {
+  /** Errors make a policy unusable; warnings are lint (ignored unknown rule types, unknown formats...). */
+  severity: "error" | "warning";
+  family: "crd" | "kubevirt" | "declarative" | "config";
+  file?: string;
+  /** Index of the document within its file (0-based). */
+  document?: number;
+  /** Path within the document ("spec.versions[0].schema.openAPIV3Schema..."). */
+  path?: string;
+  rule?: string;
+  /** The "<group>/<version>/<Kind>"s (or template) the failure makes unusable. */
+  kinds?: string[];
+  message: string;
+}
+
+/** A compiled, immutable set of policies. */
+export interface PolicySet {
+  /** Content hash of the bundle (sha256 of every document's path and content). */
+  readonly digest: string;
+  readonly kinds: readonly CoveredKind[];
+  readonly failures: readonly PolicyFailure[];
+  /** The resolved bundle configuration in force. */
+  readonly config: ResolvedBundleConfig;
+  covers(apiVersion: string, kind: string): boolean;
+  /** Synchronous and pure; never throws for a bad object. */
+  validate(req: ValidateRequest): Verdict;
+}
+
+export type FailurePolicy = "Fail" | "Ignore";
+
+/** Bounds for decoding untrusted documents. */
+export interface DecodeLimits {
+  /** Largest document, in bytes of UTF-8 text. Default 8 MiB (bundles), 3 MiB for requests. */
+  documentBytes?: number;
+  /** Deepest nesting of arrays and objects. Default 128. */
+  depth?: number;
+}
+
+export interface BundleOptions {
+  /** Bounds for each policy document. Defaults: `documentBytes` 16 MiB, `depth` 256. */
+  limits?: DecodeLimits;
+  /** Feature gates (name → enabled), over the bundle's tollgate.yaml and the built-in defaults. */
+  featureGates?: Record<string, boolean>;
+  /** Over the bundle's tollgate.yaml; default `Fail`. */
+  failurePolicy?: FailurePolicy;
+  /** Rule families to enable or disable, over the bundle's tollgate.yaml; all on by default. */
+  families?: Partial<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+}
+
+/** The bundle configuration after defaults: built-ins, then tollgate.yaml, then BundleOptions. */
+export interface ResolvedBundleConfig {
+  featureGates: Readonly<Record<string, boolean>>;
+  failurePolicy: FailurePolicy;
+  families: Readonly<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+  limits: Readonly<{ documentBytes: number; depth: number }>;
+}
+
+/** An in-memory bundle file. */
+export interface BundleFile {
+  path: string;
+  content: string;
+}

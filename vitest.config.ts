@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
+      {
+        test: {
+          name: "conformance",
+          include: ["test/conformance/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+        },
+      },
+    ],
+    coverage: { provider: "v8", include: ["lib/**", "audit/**"] },
+  },
+});
