@@ -1,0 +1,354 @@
+/**
+ * argv (and the environment) → a resolved, frozen command configuration, or a usage error. Pure: nothing is read
+ * from disk and nothing is printed here; commander's output is captured and handed back to `main.ts`.
+ *
+ * This is the one place the CLI reads `TOLLGATE_*` environment variables. Precedence, highest first:
+ * command-line flag, then environment variable, then the built-in default.
+ *
+ * | variable                  | flag        | default                  |
+ * |---------------------------|-------------|--------------------------|
+ * | TOLLGATE_BUNDLE           | --bundle    | (none: the flag is required) |
+ * | TOLLGATE_OUTPUT           | -o/--output | text                     |
+ * | TOLLGATE_MAX_INPUT_BYTES  | (none)      | 67108864 (64 MiB per input file) |
+ * | TOLLGATE_CPUPROFILE_FILE  | (none)      | (off) write a V8 CPU profile of the run to this file |
+ */
+import { Command, type CommanderError, Option } from "commander";
+import type { Operation } from "../../lib/index.js";
+
+export type OutputFormat = "text" | "json";
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json"];
+const OPERATIONS: readonly Operation[] = ["CREATE", "UPDATE", "DELETE"];
+const SUBRESOURCES: readonly string[] = ["status", "scale"];
+const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** Settings of the process itself, shared by every command. */
+export interface ResolvedProcessConfig {
+  /** Write a V8 CPU profile of the whole run here (`TOLLGATE_CPUPROFILE_FILE`); open it in Chrome DevTools. */
+  cpuProfileFile?: string;
+}
+
+export interface ResolvedValidateConfig {
+  /** Policy bundle: a folder or a single file. */
+  bundle: string;
+  operation: Operation;
+  /** File holding the stored objects an UPDATE replaces. */
+  old?: string;
+  /** "status" or "scale"; absent for the main resource. */
+  subresource?: string;
+  output: OutputFormat;
+  /** Input files and folders in the order given; "-" is standard input. */
+  inputs: readonly string[];
+  /** The run succeeds (exit 0) even when objects are invalid: for showing the bundled examples. */
+  demo: boolean;
+  /** Print a closing count of valid, invalid, skipped and unreadable objects (text output; on with --demo). */
+  summary: boolean;
+  /** Largest input file read, in bytes; larger files are reported as input errors. */
+  maxInputBytes: number;
+}
+
+export interface ResolvedLintConfig {
+  bundle: string;
+  output: OutputFormat;
+}
+
+export type ParsedArgs =
+  | { kind: "validate"; config: Readonly<ResolvedValidateConfig>; process: Readonly<ResolvedProcessConfig> }
+  | { kind: "lint"; config: Readonly<ResolvedLintConfig>; process: Readonly<ResolvedProcessConfig> }
+  /** --help or --version: print `text` to standard output, exit 0. */
+  | { kind: "help"; text: string }
+  /** Print `message` to standard error, exit 2. */
+  | { kind: "usage-error"; message: string };
+
+/** Raised inside the parser for a usage problem commander does not detect itself. */
+class UsageProblem extends Error {
+  override readonly name = "UsageProblem";
+  constructor(
+    message: string,
+    readonly command: string,
+  ) {
+    super(message);
+  }
+}
+
+const ROOT_HELP_FOOTER = `
+Exit codes:
+  0  every object is valid (validate), no policy failure of severity error (lint), or --demo ran
+  1  an object is invalid or a document could not be decoded (validate); a policy failure of severity error (lint)
+  2  usage or configuration error (unknown flag, missing bundle or input path)
+  3  internal error
+
+Examples:
+  tollgate validate --bundle examples/policies examples/objects/widget-valid.yaml
+  kubectl get widgets -A -o yaml | tollgate validate --bundle ./policies -
+  tollgate lint --bundle examples/policies
+`;
+
+const VALIDATE_HELP_FOOTER = `
+Inputs are files (multi-document YAML or JSON; every item of a "kind: List" is an object), folders (searched
+recursively for *.yaml, *.yml and *.json) and "-" for standard input. Every document is validated; a document
+that cannot be decoded is reported with its file, document number and line, and the run goes on.
+
+Text output (standard output), one block per object:
+  an invalid object      as kubectl prints the API server's 422 answer:
+                           The Widget "w" is invalid: spec.replicas: Invalid value: 11: ...
+                         or, with several causes, one "* <field>: <message>" line each
+  a valid object         widget.demo.tollgate.dev/w valid
+  an uncovered kind      pod/p skipped (no policy for v1/Pod)
+  a warning              Warning: <text>  (before the object's line, as kubectl prints them)
+  an unreadable document <file>: document 2 (line 14): <error>
+
+JSON output (-o json) is an array with one entry per object or undecodable document:
+  {file, document, line, item?, apiVersion?, kind?, namespace?, name?,
+   outcome: "valid"|"invalid"|"skipped"|"error", status: <metav1.Status>, warnings: [<text>...]}
+
+With --old (which implies --operation UPDATE), each object is paired with the stored object of the same
+apiVersion, kind, namespace and name in that file (a single old object pairs with a single new one).
+
+Environment: TOLLGATE_BUNDLE (for --bundle), TOLLGATE_OUTPUT (for -o), TOLLGATE_MAX_INPUT_BYTES,
+TOLLGATE_CPUPROFILE_FILE.
+
+Examples:
+  tollgate validate --bundle examples/policies examples/objects
+  tollgate validate --bundle ./policies --old live.yaml changed.yaml
+  tollgate validate --bundle ./policies --subresource status -o json status-patch.yaml
+  tollgate validate --bundle examples/policies --demo examples/objects   (npm start)
+`;
+
+const LINT_HELP_FOOTER = `
+Lists every policy that could not be used (a CRD schema that does not compile, an unknown format, a bad
+tollgate.yaml), one line each: "<severity> <file>[#<document>] <path>: <message>", then the kinds the bundle
+covers. Documents are numbered from 1. With -o json, prints the PolicyFailure array of the library
+(document indexes there are 0-based) and no summary.
+
+Exits 1 when any failure has severity "error", 0 otherwise.
+
+Examples:
+  tollgate lint --bundle examples/policies
+  tollgate lint --bundle ./policies -o json | jq '.[] | select(.severity == "error")'
+`;
+
+/**
+ * Parses the arguments after `node tollgate` (`process.argv.slice(2)`).
+ *
+ * @param env the environment to read `TOLLGATE_*` variables from; defaults to `process.env`
+ * @param version printed by `--version`
+ */
+export function parseArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  version = "0.0.0",
+): ParsedArgs {
+  let out = "";
+  let err = "";
+  let parsed: ParsedArgs | undefined;
+
+  const program = new Command("tollgate")
+    .description(
+      "Validate Kubernetes objects the way kube-apiserver does, against a bundle of policies (CRD schemas), " +
+        "outside of a cluster.",
+    )
+    .version(version, "-v, --version", "print the version")
+    .helpOption("-h, --help", "print help")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => {
+        out += s;
+      },
+      writeErr: (s) => {
+        err += s;
+      },
+    })
+    .showSuggestionAfterError(true)
+    .addHelpText("after", ROOT_HELP_FOOTER);
+  program.helpCommand("help [command]", "print help for a command");
+
+  const defaultBundle = nonEmpty(env.TOLLGATE_BUNDLE);
+  const defaultOutput = nonEmpty(env.TOLLGATE_OUTPUT);
+  const processConfig = (): Readonly<ResolvedProcessConfig> => {
+    const cpuProfileFile = nonEmpty(env.TOLLGATE_CPUPROFILE_FILE);
+    return Object.freeze(cpuProfileFile === undefined ? {} : { cpuProfileFile });
+  };
+
+  program
+    .command("validate")
+    .summary("validate objects against a policy bundle")
+    .description(
+      "Validate every object in the given files as the API server would on admission, and print the result " +
+        "as kubectl does.",
+    )
+    .argument("[inputs...]", 'files or folders to validate; "-" reads standard input')
+    .addOption(bundleOption(defaultBundle))
+    .addOption(
+      new Option(
+        "--operation <op>",
+        "admission operation: CREATE, UPDATE or DELETE (default: CREATE, or UPDATE with --old)",
+      ),
+    )
+    .option("--old <file>", "stored objects an UPDATE replaces (implies --operation UPDATE)")
+    .option("--subresource <name>", 'validate a write to a subresource ("status" or "scale")')
+    .addOption(outputOption(defaultOutput))
+    .option("--demo", "show the bundled examples: print every result and exit 0 even when objects are invalid")
+    .option("--summary", "print a closing count of the results (always on with --demo)")
+    .addHelpText("after", VALIDATE_HELP_FOOTER)
+    .action((inputs: string[], opts: Record<string, unknown>) => {
+      parsed = {
+        kind: "validate",
+        config: resolveValidate(inputs, opts, env),
+        process: processConfig(),
+      };
+    });
+
+  program
+    .command("lint")
+    .summary("list the policies of a bundle that cannot be used")
+    .description("Load a policy bundle and list its policy failures and the kinds it covers.")
+    .addOption(bundleOption(defaultBundle))
+    .addOption(outputOption(defaultOutput))
+    .addHelpText("after", LINT_HELP_FOOTER)
+    .action((opts: Record<string, unknown>) => {
+      parsed = {
+        kind: "lint",
+        config: Object.freeze({ bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") }),
+        process: processConfig(),
+      };
+    });
+
+  if (argv.length === 0) {
+    return { kind: "usage-error", message: `error: no command given\n\n${program.helpInformation()}` };
+  }
+
+  try {
+    program.parse([...argv], { from: "user" });
+  } catch (e) {
+    if (e instanceof UsageProblem) {
+      return { kind: "usage-error", message: `error: ${e.message}\n${hint(e.command)}` };
+    }
+    if (!isCommanderError(e)) throw e;
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "help", text: out };
+    if (e.code === "commander.help") {
+      // "tollgate help <unknown>" or a bare group: commander printed help as an error.
+      return { kind: "usage-error", message: err || out };
+    }
+    const command = argv.find((a) => a === "validate" || a === "lint");
+    const text = err.length > 0 ? err.trimEnd() : `error: ${e.message}`;
+    return { kind: "usage-error", message: `${text}\n${hint(command)}` };
+  }
+  if (parsed === undefined) {
+    // "tollgate help" prints help and reaches here without an action.
+    return out.length > 0 ? { kind: "help", text: out } : { kind: "usage-error", message: program.helpInformation() };
+  }
+  return parsed;
+}
+
+function bundleOption(defaultBundle: string | undefined): Option {
+  const o = new Option("-b, --bundle <path>", "policy bundle: a folder or a single file (env TOLLGATE_BUNDLE)");
+  return defaultBundle === undefined ? o : o.default(defaultBundle, "$TOLLGATE_BUNDLE");
+}
+
+function outputOption(defaultOutput: string | undefined): Option {
+  const o = new Option("-o, --output <format>", "output format: text or json (env TOLLGATE_OUTPUT)");
+  return defaultOutput === undefined ? o.default("text") : o.default(defaultOutput, "$TOLLGATE_OUTPUT");
+}
+
+function resolveValidate(
+  inputs: readonly string[],
+  opts: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<ResolvedValidateConfig> {
+  const bundle = requireBundle(opts, "validate");
+  const output = outputOf(opts, "validate");
+  const old = typeof opts.old === "string" ? opts.old : undefined;
+  if (old === "") throw new UsageProblem("--old needs a file name", "validate");
+
+  let operation: Operation;
+  if (typeof opts.operation === "string") {
+    const op = opts.operation.toUpperCase();
+    if (!(OPERATIONS as readonly string[]).includes(op)) {
+      throw new UsageProblem(
+        `--operation must be one of ${OPERATIONS.join(", ")}, not ${JSON.stringify(opts.operation)}`,
+        "validate",
+      );
+    }
+    operation = op as Operation;
+  } else {
+    operation = old === undefined ? "CREATE" : "UPDATE";
+  }
+  if (operation === "UPDATE" && old === undefined) {
+    throw new UsageProblem("--operation UPDATE needs --old <file> with the stored objects", "validate");
+  }
+  if (operation !== "UPDATE" && old !== undefined) {
+    throw new UsageProblem(`--old only applies to --operation UPDATE, not ${operation}`, "validate");
+  }
+
+  let subresource: string | undefined;
+  if (typeof opts.subresource === "string") {
+    subresource = opts.subresource.replace(/^\//, "");
+    if (!SUBRESOURCES.includes(subresource)) {
+      throw new UsageProblem(
+        `--subresource must be one of ${SUBRESOURCES.join(", ")}, not ${JSON.stringify(opts.subresource)}`,
+        "validate",
+      );
+    }
+  }
+
+  if (inputs.length === 0) {
+    throw new UsageProblem('no input files: give files, folders, or "-" for standard input', "validate");
+  }
+  if (inputs.filter((i) => i === "-").length > 1) {
+    throw new UsageProblem('standard input ("-") can be read only once', "validate");
+  }
+
+  const demo = opts.demo === true;
+  const config: ResolvedValidateConfig = {
+    bundle,
+    operation,
+    output,
+    inputs: Object.freeze([...inputs]),
+    demo,
+    summary: demo || opts.summary === true,
+    maxInputBytes: positiveInt(env.TOLLGATE_MAX_INPUT_BYTES, "TOLLGATE_MAX_INPUT_BYTES", DEFAULT_MAX_INPUT_BYTES),
+  };
+  if (old !== undefined) config.old = old;
+  if (subresource !== undefined) config.subresource = subresource;
+  return Object.freeze(config);
+}
+
+function requireBundle(opts: Record<string, unknown>, command: string): string {
+  const bundle = opts.bundle;
+  if (typeof bundle !== "string" || bundle === "") {
+    throw new UsageProblem("--bundle <path> is required (or set TOLLGATE_BUNDLE)", command);
+  }
+  return bundle;
+}
+
+function outputOf(opts: Record<string, unknown>, command: string): OutputFormat {
+  const o = opts.output;
+  if (typeof o === "string" && (OUTPUT_FORMATS as readonly string[]).includes(o)) return o as OutputFormat;
+  throw new UsageProblem(
+    `-o/--output must be one of ${OUTPUT_FORMATS.join(", ")}, not ${JSON.stringify(String(o))}`,
+    command,
+  );
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+  const v = nonEmpty(raw);
+  if (v === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    // Configuration from the environment is a usage error too: it names the variable.
+    throw new UsageProblem(`${name} must be a positive integer, not ${JSON.stringify(v)}`, "validate");
+  }
+  return Number(v);
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function hint(command: string | undefined): string {
+  return command === undefined ? "Run 'tollgate --help' for usage." : `Run 'tollgate ${command} --help' for usage.`;
+}
+
+function isCommanderError(e: unknown): e is CommanderError {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === "string" && "exitCode" in e;
+}

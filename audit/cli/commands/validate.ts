@@ -1,0 +1,271 @@
+/**
+ * `tollgate validate`: every object of every input, validated as kube-apiserver would on admission, printed as
+ * kubectl prints the answer. See `tollgate validate --help` and README.md for the output formats.
+ */
+import type { PolicySet, ValidateRequest, Verdict } from "../../../lib/index.js";
+import { loadBundle } from "../../../lib/index.js";
+import type { ResolvedValidateConfig } from "../args.js";
+import {
+  expandInputs,
+  type InputEntry,
+  type InputLocation,
+  type KubeObject,
+  locationPrefix,
+  readEntries,
+  statOrThrow,
+} from "../inputs.js";
+import type { CommandIo, CommandOutcome } from "../io.js";
+import {
+  badRequestStatus,
+  invalidObjectText,
+  invalidStatus,
+  type ObjectIdentity,
+  objectRef,
+  successStatus,
+} from "../kubectl-text.js";
+
+/** The result of one input entry. */
+export type ObjectOutcome = "valid" | "invalid" | "skipped" | "error";
+
+export interface ObjectResult {
+  location: InputLocation;
+  outcome: ObjectOutcome;
+  identity?: ObjectIdentity;
+  /** Absent for skipped objects and errors. */
+  verdict?: Verdict;
+  /** For outcome "error": why the document could not be used. */
+  error?: string;
+}
+
+export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: CommandIo): Promise<CommandOutcome> {
+  await statOrThrow(config.bundle, "bundle");
+  if (config.old !== undefined) await statOrThrow(config.old, "--old");
+  const files = await expandInputs(config.inputs);
+  if (files.length === 0) io.stderr(`warning: no *.yaml, *.yml or *.json files in ${config.inputs.join(", ")}\n`);
+
+  const policySet = await loadBundle(config.bundle);
+  const errorFailures = policySet.failures.filter((f) => f.severity === "error").length;
+  if (errorFailures > 0) {
+    io.stderr(
+      `warning: ${plural(errorFailures, "policy", "policies")} in ${config.bundle} cannot be used; ` +
+        `run 'tollgate lint --bundle ${config.bundle}' for details\n`,
+    );
+  }
+
+  const readOptions = { maxInputBytes: config.maxInputBytes, stdin: io.stdin };
+  const results: ObjectResult[] = [];
+  let olds: OldObjects | undefined;
+  if (config.old !== undefined) {
+    const entries = await readEntries(config.old, readOptions);
+    olds = new OldObjects(config.old, entries);
+    // An unreadable stored object is an input error like any other; the rest still pairs.
+    for (const e of entries)
+      if (e.kind === "error") results.push({ location: e.location, outcome: "error", error: e.error });
+  }
+
+  const text = config.output === "text" ? new TextPrinter(io, config) : undefined;
+  if (text !== undefined) {
+    text.start(policySet);
+    for (const r of results) text.print(r);
+  }
+
+  for (const file of files) {
+    const entries = await readEntries(file, readOptions);
+    text?.file(file === "-" ? "<stdin>" : file);
+    for (const entry of entries) {
+      const result = validateEntry(entry, policySet, config, olds, files.length === 1 && entries.length === 1);
+      results.push(result);
+      text?.print(result);
+    }
+  }
+
+  if (text !== undefined) text.end(results, files.length);
+  else io.stdout(`${JSON.stringify(results.map(jsonEntry), null, 2)}\n`);
+
+  if (config.demo) return "ok";
+  return results.some((r) => r.outcome === "invalid" || r.outcome === "error") ? "violations" : "ok";
+}
+
+function validateEntry(
+  entry: InputEntry,
+  policySet: PolicySet,
+  config: Readonly<ResolvedValidateConfig>,
+  olds: OldObjects | undefined,
+  isOnlyObject: boolean,
+): ObjectResult {
+  if (entry.kind === "error") return { location: entry.location, outcome: "error", error: entry.error };
+  const object = entry.object;
+  const identity = identityOf(object);
+  if (!policySet.covers(object.apiVersion, object.kind)) {
+    return { location: entry.location, outcome: "skipped", identity };
+  }
+
+  const request: ValidateRequest = { operation: config.operation, object };
+  if (config.operation === "UPDATE" && olds !== undefined) {
+    const old = olds.find(object, isOnlyObject);
+    if (old === undefined) {
+      return {
+        location: entry.location,
+        outcome: "error",
+        identity,
+        error: `no stored object with apiVersion ${object.apiVersion}, kind ${object.kind}, ${namespaceText(identity)}name ${JSON.stringify(identity.name)} in ${olds.file} to update`,
+      };
+    }
+    request.oldObject = old;
+  } else if (config.operation === "DELETE") {
+    // As in an AdmissionReview for DELETE: the object being deleted is the old object, the new one is null.
+    request.object = null;
+    request.oldObject = object;
+  }
+  if (config.subresource !== undefined) request.subresource = config.subresource;
+
+  const verdict = policySet.validate(request);
+  return { location: entry.location, outcome: verdict.allowed ? "valid" : "invalid", identity, verdict };
+}
+
+function namespaceText(identity: ObjectIdentity): string {
+  return identity.namespace === undefined ? "" : `namespace ${JSON.stringify(identity.namespace)}, `;
+}
+
+function identityOf(object: KubeObject): ObjectIdentity {
+  const metadata = object.metadata;
+  const meta = typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>) : {};
+  const slash = object.apiVersion.indexOf("/");
+  const identity: ObjectIdentity = {
+    apiVersion: object.apiVersion,
+    group: slash < 0 ? "" : object.apiVersion.slice(0, slash),
+    kind: object.kind,
+    name: typeof meta.name === "string" ? meta.name : "",
+  };
+  if (typeof meta.namespace === "string" && meta.namespace !== "") identity.namespace = meta.namespace;
+  return identity;
+}
+
+/**
+ * The stored objects of `--old`, matched to new objects by apiVersion, kind, namespace and name. A file with a
+ * single stored object pairs with a file holding a single new object, whatever their names.
+ */
+class OldObjects {
+  private readonly byKey = new Map<string, KubeObject>();
+  private readonly single: KubeObject | undefined;
+
+  constructor(
+    readonly file: string,
+    entries: readonly InputEntry[],
+  ) {
+    const objects = entries.flatMap((e) => (e.kind === "object" ? [e.object] : []));
+    for (const o of objects) this.byKey.set(keyOf(identityOf(o)), o);
+    this.single = objects.length === 1 ? objects[0] : undefined;
+  }
+
+  /** @param isOnlyObject the run validates this one object and nothing else */
+  find(object: KubeObject, isOnlyObject: boolean): KubeObject | undefined {
+    const exact = this.byKey.get(keyOf(identityOf(object)));
+    if (exact !== undefined) return exact;
+    return isOnlyObject ? this.single : undefined;
+  }
+}
+
+function keyOf(id: ObjectIdentity): string {
+  return JSON.stringify([id.apiVersion, id.kind, id.namespace ?? "", id.name]);
+}
+
+/** Text output: kubectl's wording for each object, in input order. */
+class TextPrinter {
+  constructor(
+    private readonly io: CommandIo,
+    private readonly config: Readonly<ResolvedValidateConfig>,
+  ) {}
+
+  start(policySet: PolicySet): void {
+    if (!this.config.demo) return;
+    const kinds = policySet.kinds.map((k) => k.kind).join(", ");
+    this.io.stdout(
+      `tollgate demo: validating ${this.config.inputs.join(" ")} against the bundle ${this.config.bundle}\n` +
+        `(${plural(policySet.kinds.length, "kind")}${kinds.length > 0 ? `: ${kinds}` : ""}; ` +
+        `${plural(policySet.failures.length, "policy failure")}).\n` +
+        "Several examples are invalid on purpose; each says in its leading comment what is wrong.\n",
+    );
+  }
+
+  /** In --demo, a header before each file's results. */
+  file(name: string): void {
+    if (this.config.demo) this.io.stdout(`\n# ${name}\n`);
+  }
+
+  print(result: ObjectResult): void {
+    const { io } = this;
+    switch (result.outcome) {
+      case "error":
+        io.stdout(`${locationPrefix(result.location)}${result.error ?? "error"}\n`);
+        return;
+      case "skipped": {
+        const id = result.identity!;
+        io.stdout(`${objectRef(id)} skipped (no policy for ${id.apiVersion}/${id.kind})\n`);
+        return;
+      }
+      case "valid":
+      case "invalid": {
+        const verdict = result.verdict!;
+        // kubectl prints the server's warnings as they arrive, before the result of the request.
+        for (const w of verdict.warningTexts) io.stdout(`Warning: ${w}\n`);
+        io.stdout(
+          result.outcome === "valid"
+            ? `${objectRef(result.identity!)} valid\n`
+            : invalidObjectText(result.identity!, verdict.errors),
+        );
+        return;
+      }
+    }
+  }
+
+  end(results: readonly ObjectResult[], files: number): void {
+    if (!this.config.summary) return;
+    const count = (o: ObjectOutcome) => results.filter((r) => r.outcome === o).length;
+    const objects = results.length - count("error");
+    this.io.stdout(
+      `${this.config.demo ? "\n" : ""}Summary: ${plural(objects, "object")} in ${plural(files, "file")}: ` +
+        `${count("valid")} valid, ${count("invalid")} invalid, ${count("skipped")} skipped, ` +
+        `${plural(count("error"), "document")} with errors\n`,
+    );
+  }
+}
+
+/** One entry of `-o json`: where the object is, what it is, and the `Status` the API server would answer. */
+function jsonEntry(result: ObjectResult): Record<string, unknown> {
+  const entry: Record<string, unknown> = { file: result.location.file };
+  if (result.location.document !== undefined) entry.document = result.location.document;
+  if (result.location.line !== undefined) entry.line = result.location.line;
+  if (result.location.item !== undefined) entry.item = result.location.item;
+  const id = result.identity;
+  if (id !== undefined) {
+    entry.apiVersion = id.apiVersion;
+    entry.kind = id.kind;
+    if (id.namespace !== undefined) entry.namespace = id.namespace;
+    entry.name = id.name;
+  }
+  entry.outcome = result.outcome;
+  entry.status = statusOf(result);
+  entry.warnings = result.verdict?.warningTexts ?? [];
+  return entry;
+}
+
+/** The `metav1.Status` the API server would answer for this entry (a dry-run create of a bare object). */
+function statusOf(result: ObjectResult): Record<string, unknown> {
+  switch (result.outcome) {
+    case "valid":
+      return successStatus();
+    case "skipped": {
+      const id = result.identity!;
+      return successStatus(`no policy for ${id.apiVersion}/${id.kind}`);
+    }
+    case "invalid":
+      return invalidStatus(result.identity!, result.verdict!.errors);
+    case "error":
+      return badRequestStatus(result.error ?? "error");
+  }
+}
+
+function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}

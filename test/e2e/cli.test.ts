@@ -1,0 +1,563 @@
+/**
+ * The `tollgate` CLI as a black box (kubeconform's bats tests): spawn `node audit/cli/bin.js` — what `npx tollgate`
+ * runs, with no build step — and check exit codes and exact text.
+ *
+ * Object fixtures describe themselves: a leading comment says what the case checks and gives the expected output
+ * after `# Expected output (exit N):`, one `#   <line>` per line. Runs of `* ` cause lines are compared in any
+ * order (the API server does not sort causes), trailing spaces are ignored (the multi-cause header's trailing space
+ * is checked exactly below), and an expected line ending in `...` matches any line that starts with the rest.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const GADGETS = "test/fixtures/bundles/gadgets";
+const BROKEN = "test/fixtures/bundles/broken-crd";
+const OBJECTS = "test/fixtures/objects/gadgets";
+const UPDATES = "test/fixtures/objects/gadgets-update";
+
+/**
+ * A file whose second document is not YAML (an unclosed flow mapping). It is written at run time, not kept under
+ * test/fixtures, because Biome parses every *.yaml file of the repository and would fail `npm run lint` on it.
+ */
+const DECODE_ERROR_YAML = `# Checks: an undecodable document is reported and the others are still validated.
+apiVersion: fixtures.tollgate.dev/v1
+kind: Gadget
+metadata:
+  name: before
+spec:
+  color: red
+---
+apiVersion: fixtures.tollgate.dev/v1
+kind: Gadget
+metadata:
+  name: broken
+spec: {color: red
+---
+apiVersion: fixtures.tollgate.dev/v1
+kind: Gadget
+metadata:
+  name: after
+spec:
+  color: blue
+`;
+
+const scratch = mkdtempSync(join(tmpdir(), "tollgate-e2e-"));
+const DECODE_ERROR_FILE = join(scratch, "decode-error.yaml");
+writeFileSync(DECODE_ERROR_FILE, DECODE_ERROR_YAML);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  return new Promise<Run>((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+/** `tollgate <args>`, with an environment free of TOLLGATE_* settings from the caller's shell. */
+function tollgate(args: readonly string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  const env: Record<string, string> = {
+    TOLLGATE_BUNDLE: "",
+    TOLLGATE_OUTPUT: "",
+    TOLLGATE_CPUPROFILE_FILE: "",
+    TOLLGATE_MAX_INPUT_BYTES: "",
+    ...options.env,
+  };
+  return run(process.execPath, ["audit/cli/bin.js", ...args], { ...options, env });
+}
+
+interface Expectation {
+  exitCode: number;
+  lines: string[];
+}
+
+/** The `# Expected output (exit N):` block of a fixture's leading comment, or undefined when it has none. */
+function readExpectation(file: string): Expectation | undefined {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  const start = lines.findIndex((l) => /^# Expected output \(exit \d\):$/.test(l));
+  if (start < 0) return undefined;
+  const exitCode = Number(/\(exit (\d)\)/.exec(lines[start]!)![1]);
+  const expected: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith("#   ")) break;
+    expected.push(line.slice(4));
+  }
+  return { exitCode, lines: expected };
+}
+
+/** Lines with trailing spaces dropped and each run of `* ` cause lines sorted. */
+function normalise(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let causes: string[] = [];
+  const flush = () => {
+    out.push(...causes.sort());
+    causes = [];
+  };
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    if (line.startsWith("* ")) causes.push(line);
+    else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Compares output lines to expected lines; returns the pair to give to `toEqual` for a readable diff. */
+function compare(actual: readonly string[], expected: readonly string[]): [string[], string[]] {
+  const a = normalise(actual);
+  const e = normalise(expected);
+  const shown = a.map((line, i) => {
+    const want = e[i];
+    return want?.endsWith("...") && line.startsWith(want.slice(0, -3)) ? want : line;
+  });
+  return [shown, e];
+}
+
+function outputLines(stdout: string): string[] {
+  const lines = stdout.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function yamlFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder))
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .map((f) => `${folder}/${f}`);
+}
+
+const fixtureCases = yamlFiles(OBJECTS).flatMap((file) => {
+  const expectation = readExpectation(file);
+  return expectation === undefined ? [] : [{ file, ...expectation }];
+});
+
+const exampleCases = yamlFiles("examples/objects").flatMap((file) => {
+  const expectation = readExpectation(file);
+  return expectation === undefined ? [] : [{ file, ...expectation }];
+});
+
+describe("tollgate validate: self-describing fixtures", () => {
+  it("has fixtures to run", () => {
+    expect(fixtureCases.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(fixtureCases)("$file exits $exitCode with its expected output", async ({ file, exitCode, lines }) => {
+    // Act
+    const result = await tollgate(["validate", "--bundle", GADGETS, file]);
+
+    // Assess
+    const [actual, expected] = compare(outputLines(result.stdout), lines);
+    expect(actual).toEqual(expected);
+    expect(result.code).toBe(exitCode);
+  });
+});
+
+describe("tollgate validate: exact text", () => {
+  it("prints one line for a valid object and exits 0", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, `${OBJECTS}/gadget-valid.yaml`]);
+
+    expect(result).toEqual({ code: 0, stdout: "gadget.fixtures.tollgate.dev/ok valid\n", stderr: "" });
+  });
+
+  it("prints kubectl's one-line message for one cause and exits 1", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, `${OBJECTS}/gadget-count-too-high.yaml`]);
+
+    expect(result.stdout).toBe(
+      'The Gadget "too-high" is invalid: spec.count: Invalid value: 6: spec.count in body should be less than or equal to 5\n',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("prints kubectl's MultilineError for several causes: the prefix with its trailing space, then '* ' lines", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, `${OBJECTS}/gadget-several.yaml`]);
+
+    const lines = outputLines(result.stdout);
+    expect(lines[0]).toBe('The Gadget "several" is invalid: ');
+    expect(lines.slice(1).sort()).toEqual([
+      "* spec.color: Required value",
+      "* spec.label: Too long: may not be more than 8 bytes",
+      '* spec.parts[1]: Duplicate value: {"name":"wheel"}',
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  it("reports an undecodable document with file, document and line, and still validates the others", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, DECODE_ERROR_FILE]);
+
+    const lines = outputLines(result.stdout);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe("gadget.fixtures.tollgate.dev/before valid");
+    expect(lines[1]?.startsWith(`${DECODE_ERROR_FILE}: document 2 (line `)).toBe(true);
+    expect(lines[1]).toMatch(/: document 2 \(line (9|10)\): \S/);
+    expect(lines[2]).toBe("gadget.fixtures.tollgate.dev/after valid");
+    expect(result.code).toBe(1);
+  });
+
+  it('reads JSON from standard input with "-"', async () => {
+    const object = {
+      apiVersion: "fixtures.tollgate.dev/v1",
+      kind: "Gadget",
+      metadata: { name: "from-stdin" },
+      spec: { color: "red", count: "three" },
+    };
+
+    const result = await tollgate(["validate", "--bundle", GADGETS, "-"], { stdin: JSON.stringify(object) });
+
+    expect(result.stdout).toBe(
+      'The Gadget "from-stdin" is invalid: spec.count: Invalid value: "string": spec.count in body must be of type integer: "string"\n',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("validates every file under a folder, in name order, and exits 1 when one is invalid", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, "--summary", OBJECTS]);
+
+    const lines = outputLines(result.stdout);
+    expect(lines[0]).toBe("configmap/plain skipped (no policy for v1/ConfigMap)");
+    expect(lines).toContain("gadget.fixtures.tollgate.dev/ok valid");
+    expect(lines[lines.length - 1]).toMatch(
+      /^Summary: \d+ objects in 7 files: \d+ valid, \d+ invalid, 1 skipped, 1 document with errors$/,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("uses --bundle from TOLLGATE_BUNDLE", async () => {
+    const result = await tollgate(["validate", `${OBJECTS}/gadget-valid.yaml`], { env: { TOLLGATE_BUNDLE: GADGETS } });
+
+    expect(result.stdout).toBe("gadget.fixtures.tollgate.dev/ok valid\n");
+    expect(result.code).toBe(0);
+  });
+});
+
+describe("tollgate validate --old (UPDATE)", () => {
+  it("allows an update that keeps an already invalid value (ratcheting)", async () => {
+    const result = await tollgate([
+      "validate",
+      "--bundle",
+      GADGETS,
+      "--old",
+      `${UPDATES}/old.yaml`,
+      `${UPDATES}/update-unchanged-count.yaml`,
+    ]);
+
+    expect(result.stdout).toBe("gadget.fixtures.tollgate.dev/legacy valid\n");
+    expect(result.code).toBe(0);
+  });
+
+  it("rejects the same object on CREATE", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, `${UPDATES}/update-unchanged-count.yaml`]);
+
+    expect(result.stdout).toBe(
+      'The Gadget "legacy" is invalid: spec.count: Invalid value: 9: spec.count in body should be less than or equal to 5\n',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it.each(
+    yamlFiles(UPDATES).flatMap((file) => {
+      const e = readExpectation(file);
+      return e === undefined ? [] : [{ file, ...e }];
+    }),
+  )("$file against old.yaml exits $exitCode with its expected output", async ({ file, exitCode, lines }) => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, "--old", `${UPDATES}/old.yaml`, file]);
+
+    const [actual, expected] = compare(outputLines(result.stdout), lines);
+    expect(actual).toEqual(expected);
+    expect(result.code).toBe(exitCode);
+  });
+
+  it("needs --old for --operation UPDATE (exit 2)", async () => {
+    const result = await tollgate([
+      "validate",
+      "--bundle",
+      GADGETS,
+      "--operation",
+      "UPDATE",
+      `${OBJECTS}/gadget-valid.yaml`,
+    ]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--operation UPDATE needs --old");
+    expect(result.stdout).toBe("");
+  });
+});
+
+describe("tollgate validate -o json", () => {
+  it("prints one entry per object with the API server's Status and the warnings", async () => {
+    const result = await tollgate([
+      "validate",
+      "--bundle",
+      GADGETS,
+      "-o",
+      "json",
+      `${OBJECTS}/gadget-valid.yaml`,
+      `${OBJECTS}/gadget-count-too-high.yaml`,
+      `${OBJECTS}/gadget-unknown-field.yaml`,
+      `${OBJECTS}/configmap.yaml`,
+    ]);
+
+    expect(result.code).toBe(1);
+    const entries: unknown = JSON.parse(result.stdout);
+    expect(entries).toEqual([
+      {
+        file: `${OBJECTS}/gadget-valid.yaml`,
+        document: 1,
+        line: expect.any(Number),
+        apiVersion: "fixtures.tollgate.dev/v1",
+        kind: "Gadget",
+        namespace: "default",
+        name: "ok",
+        outcome: "valid",
+        status: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 200 },
+        warnings: [],
+      },
+      {
+        file: `${OBJECTS}/gadget-count-too-high.yaml`,
+        document: 1,
+        line: expect.any(Number),
+        apiVersion: "fixtures.tollgate.dev/v1",
+        kind: "Gadget",
+        name: "too-high",
+        outcome: "invalid",
+        status: {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message:
+            'Gadget.fixtures.tollgate.dev "too-high" is invalid: spec.count: Invalid value: 6: spec.count in body should be less than or equal to 5',
+          reason: "Invalid",
+          details: {
+            name: "too-high",
+            group: "fixtures.tollgate.dev",
+            kind: "Gadget",
+            causes: [
+              {
+                reason: "FieldValueInvalid",
+                message: "Invalid value: 6: spec.count in body should be less than or equal to 5",
+                field: "spec.count",
+              },
+            ],
+          },
+          code: 422,
+        },
+        warnings: [],
+      },
+      {
+        file: `${OBJECTS}/gadget-unknown-field.yaml`,
+        document: 1,
+        line: expect.any(Number),
+        apiVersion: "fixtures.tollgate.dev/v1",
+        kind: "Gadget",
+        name: "pruned",
+        outcome: "valid",
+        status: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 200 },
+        warnings: ['unknown field "spec.size"'],
+      },
+      {
+        file: `${OBJECTS}/configmap.yaml`,
+        document: 1,
+        line: expect.any(Number),
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "plain",
+        outcome: "skipped",
+        status: {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Success",
+          message: "no policy for v1/ConfigMap",
+          code: 200,
+        },
+        warnings: [],
+      },
+    ]);
+  });
+
+  it("gives an undecodable document a 400 BadRequest Status and outcome error", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, "-o", "json", DECODE_ERROR_FILE]);
+
+    expect(result.code).toBe(1);
+    const entries = JSON.parse(result.stdout) as Record<string, unknown>[];
+    expect(entries.map((e) => e.outcome)).toEqual(["valid", "error", "valid"]);
+    expect(entries[1]).toEqual({
+      file: DECODE_ERROR_FILE,
+      document: 2,
+      line: expect.any(Number),
+      outcome: "error",
+      status: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: expect.any(String),
+        reason: "BadRequest",
+        code: 400,
+      },
+      warnings: [],
+    });
+  });
+});
+
+describe("tollgate usage errors exit 2", () => {
+  it("rejects an unknown flag", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, "--frobnicate", `${OBJECTS}/gadget-valid.yaml`]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: unknown option '--frobnicate'\nRun 'tollgate validate --help' for usage.\n");
+    expect(result.stdout).toBe("");
+  });
+
+  it("rejects an unknown command", async () => {
+    const result = await tollgate(["frobnicate"]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown command 'frobnicate'");
+  });
+
+  it("rejects a bundle path that does not exist", async () => {
+    const result = await tollgate([
+      "validate",
+      "--bundle",
+      "test/fixtures/bundles/nope",
+      `${OBJECTS}/gadget-valid.yaml`,
+    ]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: bundle path "test/fixtures/bundles/nope" does not exist\n');
+    expect(result.stdout).toBe("");
+  });
+
+  it("rejects a missing --bundle", async () => {
+    const result = await tollgate(["validate", `${OBJECTS}/gadget-valid.yaml`]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--bundle <path> is required");
+  });
+
+  it("rejects an input path that does not exist", async () => {
+    const result = await tollgate(["validate", "--bundle", GADGETS, `${OBJECTS}/nope.yaml`]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: input path "${OBJECTS}/nope.yaml" does not exist\n`);
+  });
+
+  it("rejects an unknown output format", async () => {
+    const result = await tollgate(["lint", "--bundle", GADGETS, "-o", "yaml"]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("-o/--output must be one of text, json");
+  });
+
+  it("prints help and exits 0 with --help", async () => {
+    const root = await tollgate(["--help"]);
+    const validate = await tollgate(["validate", "--help"]);
+
+    expect(root.code).toBe(0);
+    expect(root.stdout).toContain("Usage: tollgate [options] [command]");
+    expect(root.stdout).toContain("Exit codes:");
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toContain("Usage: tollgate validate [options] [inputs...]");
+  });
+});
+
+describe("tollgate lint", () => {
+  it("reports a broken CRD and exits 1, still listing the kinds that compiled", async () => {
+    const result = await tollgate(["lint", "--bundle", BROKEN]);
+
+    const lines = outputLines(result.stdout);
+    expect(lines.some((l) => /^error \S*broken-crd\.yaml\S* .*: \S/.test(l))).toBe(true);
+    expect(lines.some((l) => /^ {2}fixtures\.tollgate\.dev\/v1 Gadget \(crd, namespaced, \d+ rules?\)$/.test(l))).toBe(
+      true,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("prints the PolicyFailure array with -o json", async () => {
+    const result = await tollgate(["lint", "--bundle", BROKEN, "-o", "json"]);
+
+    const failures = JSON.parse(result.stdout) as {
+      severity: string;
+      family: string;
+      file?: string;
+      message: string;
+    }[];
+    expect(
+      failures.some((f) => f.severity === "error" && f.family === "crd" && /broken-crd\.yaml$/.test(f.file ?? "")),
+    ).toBe(true);
+    expect(result.code).toBe(1);
+  });
+
+  it("finds no errors in the bundled examples and exits 0", async () => {
+    const result = await tollgate(["lint", "--bundle", "examples/policies"]);
+
+    expect(result.stdout).toMatch(/^0 errors, \d+ warnings? in examples\/policies$/m);
+    expect(result.stdout).toMatch(/^ {2}demo\.tollgate\.dev\/v1alpha1 Widget \(crd, namespaced, \d+ rules?\)$/m);
+    expect(result.stdout).toMatch(/^ {2}demo\.tollgate\.dev\/v1alpha1 Tenant \(crd, cluster-scoped, \d+ rules?\)$/m);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe("the bundled examples", () => {
+  it.each(exampleCases)(
+    "$file exits $exitCode with the output its comment promises",
+    async ({ file, exitCode, lines }) => {
+      const result = await tollgate(["validate", "--bundle", "examples/policies", file]);
+
+      const [actual, expected] = compare(outputLines(result.stdout), lines);
+      expect(actual).toEqual(expected);
+      expect(result.code).toBe(exitCode);
+    },
+  );
+
+  it("npm start runs the demo over every example, shows each file's expected output and exits 0", async () => {
+    // The README's first command, exactly as package.json runs it.
+    const result = await run("npm", ["run", "--silent", "start"]);
+
+    expect(result.code).toBe(0);
+    const sections = new Map<string, string[]>();
+    let current: string[] | undefined;
+    for (const line of outputLines(result.stdout)) {
+      const header = /^# (.+)$/.exec(line);
+      if (header !== null) {
+        current = [];
+        sections.set(header[1]!, current);
+      } else if (line === "" || line.startsWith("Summary: ")) current = undefined;
+      else current?.push(line);
+    }
+    expect([...sections.keys()]).toEqual(exampleCases.map((c) => c.file));
+    for (const { file, lines } of exampleCases) {
+      const [actual, expected] = compare(sections.get(file) ?? [], lines);
+      expect(actual, file).toEqual(expected);
+    }
+    expect(result.stdout).toMatch(/^Summary: \d+ objects in \d+ files: /m);
+  });
+});
