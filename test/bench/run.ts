@@ -1,0 +1,131 @@
+/**
+ * `npm run bench [-- filter...]`: runs the named benchmark cases whose name contains one of the filters (all when
+ * none), prints a table with each figure next to a baseline measured in the same run and the Go reference of
+ * shared/research/perf-anchors.md, and writes the results to `.bench/` (gitignored).
+ *
+ *   npm run bench                      every case (about a minute)
+ *   npm run bench -- validate/hr       the HTTPRoute anchors only
+ *   npm run bench -- --list            the case names
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join, relative } from "node:path";
+import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
+import type { BenchCase, BenchRow } from "./bench-case.js";
+import { crdCompileCases } from "./crd-compile.bench.js";
+import { validateCases } from "./validate.bench.js";
+
+const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases];
+
+function fmt(value: number, unit: string): string {
+  const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  "))
+    .join("\n");
+}
+
+function table(rows: BenchRow[]): string {
+  const header = ["case", "tollgate", "baseline", "÷ baseline", "Go ref", "Go ÷ tollgate", "goal", "met"];
+  const body = rows.map((r) => {
+    const ref = r.reference;
+    const speedup = ref !== undefined ? ref.value / r.value : undefined;
+    const goal = ref !== undefined ? 1 / ref.goalFraction : undefined;
+    return [
+      r.name,
+      fmt(r.value, r.unit),
+      `${r.baseline.label} ${fmt(r.baseline.value, r.unit)}`,
+      `${(r.value / r.baseline.value).toFixed(1)}×`,
+      ref !== undefined ? fmt(ref.value, r.unit) : "–",
+      speedup !== undefined ? `${speedup.toFixed(1)}×` : "–",
+      goal !== undefined ? `≥ ${goal}×` : "–",
+      speedup !== undefined && goal !== undefined ? (speedup >= goal ? "yes" : "no") : "–",
+    ];
+  });
+  return pad([header, ...body]);
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.includes("--list")) {
+    for (const c of ALL_CASES) console.log(c.name);
+    return 0;
+  }
+  const filters = args.filter((a) => !a.startsWith("-"));
+  const selected = ALL_CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
+  if (selected.length === 0) {
+    console.error(
+      `no benchmark case matches ${filters.join(" ")}; cases:\n  ${ALL_CASES.map((c) => c.name).join("\n  ")}`,
+    );
+    return 1;
+  }
+  let corpusRoot: string;
+  try {
+    corpusRoot = resolveCorpusRoot();
+  } catch (err) {
+    console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+
+  const started = new Date();
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  console.log(`tollgate bench — Node ${process.version}, ${cpu}, commit ${gitCommit()}`);
+  console.log(`corpus ${corpusRoot}; warm-up 300 ms, median of 10 samples of ~100 ms (compile: run by run)\n`);
+
+  const rows: BenchRow[] = [];
+  const errors: { name: string; error: string }[] = [];
+  for (const c of selected) {
+    const t0 = performance.now();
+    try {
+      const row = await c.run({ corpusRoot });
+      rows.push(row);
+      console.log(`  ${c.name}: ${fmt(row.value, row.unit)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      errors.push({ name: c.name, error: text });
+      console.log(`  ${c.name}: FAILED ${text.split("\n")[0]}`);
+    }
+  }
+
+  if (rows.length > 0) {
+    console.log(`\n${table(rows)}\n`);
+    for (const r of rows) for (const n of r.notes) console.log(`${r.name}: ${n}`);
+  }
+  for (const e of errors) console.error(`\n${e.name} failed:\n${e.error}`);
+
+  const dir = join(REPO_ROOT, ".bench");
+  mkdirSync(dir, { recursive: true });
+  const result = {
+    startedAt: started.toISOString(),
+    seconds: (Date.now() - started.getTime()) / 1000,
+    node: process.version,
+    cpu,
+    commit: gitCommit(),
+    filters,
+    rows,
+    errors,
+  };
+  const json = `${JSON.stringify(result, null, 2)}\n`;
+  const file = join(dir, `bench-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, json);
+  writeFileSync(join(dir, "latest.json"), json);
+  console.log(
+    `\nresults: ${relative(REPO_ROOT, file)} (and .bench/latest.json), ${result.seconds.toFixed(1)} s in all`,
+  );
+  return errors.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
