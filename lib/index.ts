@@ -17,3 +17,9 @@ export type {
 } from "./policy/types.js";
 export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
 export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
+export { loadBundle } from "./bundle/load.js";
+export { parseDocuments } from "./objects/decode.js";
+export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
+export { unwrapList } from "./objects/list.js";
+export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
+export { errorText } from "./field/error.js";

@@ -1,0 +1,237 @@
+/**
+ * Compiles a CustomResourceDefinition (apiextensions.k8s.io/v1) into per-version structural schemas, and reports
+ * what the API server would reject when the CRD is written (as compile issues with its messages and paths).
+ */
+import { type CompileIssue, compileSchema, type SchemaNode } from "./structural.js";
+import { hasAnyDefault } from "./default.js";
+import { hasListSetsOrMaps } from "./list-type.js";
+import { hasEmbeddedResources } from "./objectmeta.js";
+import { checkStructural } from "./structural-check.js";
+
+export interface CompiledCrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated: boolean;
+  /** The warning the API server returns for requests to a deprecated version. */
+  deprecationWarning?: string;
+  schema: SchemaNode | null;
+  hasStatusSubresource: boolean;
+  hasDefaults: boolean;
+  hasListSetsOrMaps: boolean;
+  hasEmbeddedResources: boolean;
+  /** Number of `x-kubernetes-validations` rules in this version's schema. */
+  celRuleCount: number;
+  /** Number of OpenAPI value validations (keywords) in this version's schema. */
+  openAPIRuleCount: number;
+}
+
+export interface CompiledCrd {
+  name: string;
+  group: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  listKind: string;
+  scope: "Namespaced" | "Cluster";
+  versions: Map<string, CompiledCrdVersion>;
+}
+
+export interface CrdCompileResult {
+  crd?: CompiledCrd;
+  /** Errors make the CRD (or the named versions) unusable; warnings are lint. */
+  issues: (CompileIssue & { versions?: string[] })[];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: number; openapi: number } {
+  const out = { cel: 0, openapi: 0 };
+  const walk = (n: SchemaNode | null) => {
+    if (n === null || seen.has(n)) return;
+    seen.add(n);
+    out.cel += n.validations.length;
+    if (n.type !== "") out.openapi++;
+    const vv = n.vv;
+    if (vv !== null) {
+      for (const k of [
+        "format",
+        "maximum",
+        "minimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "multipleOf",
+        "enum",
+        "maxProperties",
+        "minProperties",
+      ] as const) {
+        if (vv[k] !== undefined) out.openapi++;
+      }
+      out.openapi += vv.required?.length ?? 0;
+      for (const j of [...(vv.allOf ?? []), ...(vv.anyOf ?? []), ...(vv.oneOf ?? [])]) walk(j);
+      if (vv.not !== undefined) walk(vv.not);
+    }
+    if (n.listType === "set" || n.listType === "map") out.openapi++;
+    if (n.properties !== null) for (const p of n.properties.values()) walk(p);
+    walk(n.additionalProperties);
+    walk(n.items);
+  };
+  walk(s);
+  return out;
+}
+
+function stableJson(v: unknown): string {
+  if (v === null || typeof v !== "object") return typeof v === "bigint" ? v.toString() : JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+    .join(",")}}`;
+}
+
+/** The default deprecation warning (apiextensions-apiserver customresource_handler.go defaultDeprecationWarning). */
+function defaultDeprecationWarning(group: string, version: string, kind: string, others: { name: string; deprecated: boolean; served: boolean }[]): string {
+  let msg = `${group}/${version} ${kind} is deprecated`;
+  const candidates = others.filter((v) => v.served && !v.deprecated && v.name !== version);
+  const best = candidates.sort((a, b) => compareKubeAwareVersion(b.name, a.name))[0];
+  if (best !== undefined && compareKubeAwareVersion(best.name, version) > 0) msg += `; use ${group}/${best.name} ${kind}`;
+  return msg;
+}
+
+/** version.CompareKubeAwareVersionStrings: GA > beta > alpha, then by major, then by minor; non-kube names last. */
+export function compareKubeAwareVersion(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (m === null) return null;
+    return { major: Number(m[1]), level: m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0, minor: m[3] === undefined ? 0 : Number(m[3]) };
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa === null && pb === null) return a < b ? 1 : a > b ? -1 : 0;
+  if (pa === null) return -1;
+  if (pb === null) return 1;
+  if (pa.level !== pb.level) return pa.level - pb.level;
+  if (pa.major !== pb.major) return pa.major - pb.major;
+  return pa.minor - pb.minor;
+}
+
+/** Compiles one decoded CRD document. Never throws. */
+export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
+  const issues: CrdCompileResult["issues"] = [];
+  const err = (path: string, message: string, versions?: string[]) => {
+    const i: CrdCompileResult["issues"][number] = { path, message, severity: "error" };
+    if (versions !== undefined) i.versions = versions;
+    issues.push(i);
+  };
+  if (doc.apiVersion !== "apiextensions.k8s.io/v1") {
+    err(
+      "apiVersion",
+      `Unsupported value: ${JSON.stringify(doc.apiVersion)}: supported values: "apiextensions.k8s.io/v1" (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)`,
+    );
+    return { issues };
+  }
+  const meta = isRecord(doc.metadata) ? doc.metadata : {};
+  const spec = isRecord(doc.spec) ? doc.spec : undefined;
+  if (spec === undefined) {
+    err("spec", "Required value");
+    return { issues };
+  }
+  const group = str(spec.group) ?? "";
+  const names = isRecord(spec.names) ? spec.names : {};
+  const kind = str(names.kind) ?? "";
+  const plural = str(names.plural) ?? "";
+  const singular = str(names.singular) ?? kind.toLowerCase();
+  const listKind = str(names.listKind) ?? `${kind}List`;
+  const scope = spec.scope;
+  const name = str(meta.name) ?? "";
+  if (group === "") err("spec.group", "Required value");
+  if (kind === "") err("spec.names.kind", "Required value");
+  if (plural === "") err("spec.names.plural", "Required value");
+  if (scope !== "Namespaced" && scope !== "Cluster") {
+    err("spec.scope", `Unsupported value: ${JSON.stringify(scope ?? "")}: supported values: "Cluster", "Namespaced"`);
+  }
+  if (name !== "" && plural !== "" && group !== "" && name !== `${plural}.${group}`) {
+    err("metadata.name", `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`);
+  }
+  const versionsRaw = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versionsRaw.length === 0) err("spec.versions", "Invalid value: null: must have exactly one version marked as storage version");
+  if (issues.length > 0) return { issues };
+
+  const rawVersions = versionsRaw.filter(isRecord);
+  const storageCount = rawVersions.filter((v) => v.storage === true).length;
+  if (storageCount !== 1) {
+    err("spec.versions", `Invalid value: ${JSON.stringify(rawVersions.map((v) => v.name))}: must have exactly one version marked as storage version`);
+  }
+  // When every version has the same schema the API server keeps one at spec.validation (internal form), which is
+  // how it names paths in its messages.
+  const schemas = rawVersions.map((v) => (isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined));
+  const allSame = schemas.length > 1 && schemas.every((s) => stableJson(s) === stableJson(schemas[0]));
+  const versions = new Map<string, CompiledCrdVersion>();
+  const versionInfo = rawVersions.map((v) => ({ name: str(v.name) ?? "", deprecated: v.deprecated === true, served: v.served === true }));
+  const compiledShared = new Map<string, SchemaNode | null>();
+  rawVersions.forEach((v, i) => {
+    const vname = str(v.name) ?? "";
+    const base = allSame ? "spec.validation.openAPIV3Schema" : `spec.versions[${i}].schema.openAPIV3Schema`;
+    const raw = schemas[i];
+    let schema: SchemaNode | null = null;
+    if (raw === undefined) {
+      err(`spec.versions[${i}].schema.openAPIV3Schema`, "Required value: schemas are required", [vname]);
+    } else {
+      const key = allSame ? "shared" : String(i);
+      if (compiledShared.has(key)) {
+        schema = compiledShared.get(key) ?? null;
+      } else {
+        const local: CompileIssue[] = [];
+        schema = compileSchema(raw, local, "");
+        checkStructural(raw, local);
+        for (const li of local) {
+          const full = li.path === "" ? base : `${base}.${li.path}`;
+          issues.push({ path: full, message: li.message, severity: li.severity, versions: allSame ? versionInfo.map((x) => x.name) : [vname] });
+        }
+        compiledShared.set(key, schema);
+      }
+    }
+    const sub = isRecord(v.subresources) ? v.subresources : {};
+    const counts = countRules(schema);
+    const compiled: CompiledCrdVersion = {
+      name: vname,
+      served: v.served === true,
+      storage: v.storage === true,
+      deprecated: v.deprecated === true,
+      schema,
+      hasStatusSubresource: isRecord(sub.status),
+      hasDefaults: hasAnyDefault(schema),
+      hasListSetsOrMaps: hasListSetsOrMaps(schema),
+      hasEmbeddedResources: hasEmbeddedResources(schema),
+      celRuleCount: counts.cel,
+      openAPIRuleCount: counts.openapi,
+    };
+    if (compiled.deprecated) {
+      compiled.deprecationWarning = str(v.deprecationWarning) ?? defaultDeprecationWarning(group, vname, kind, versionInfo);
+    }
+    versions.set(vname, compiled);
+  });
+  return {
+    crd: {
+      name: name || `${plural}.${group}`,
+      group,
+      kind,
+      plural,
+      singular,
+      listKind,
+      scope: scope as "Namespaced" | "Cluster",
+      versions,
+    },
+    issues,
+  };
+}

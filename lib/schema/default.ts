@@ -1,0 +1,61 @@
+/**
+ * Structural defaulting (apiextensions-apiserver schema/defaulting/algorithm.go): absent properties, and
+ * non-nullable null properties, array items and map values, receive a deep copy of their schema's default;
+ * defaults inside defaulted values apply too. Mutates in place.
+ */
+import { hasNonNullDefault } from "./prune.js";
+import type { SchemaNode } from "./structural.js";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A deep copy of a decoded JSON value. */
+export function deepCopyJson<T>(v: T): T {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(deepCopyJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v as Record<string, unknown>)) out[k] = deepCopyJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+function isNonNullableNull(x: unknown, s: SchemaNode | null): boolean {
+  return x === null && s !== null && !s.nullable;
+}
+
+/** Whether any node of the schema tree has a default (so defaulting can be skipped entirely). */
+export function hasAnyDefault(s: SchemaNode | null, seen = new Set<SchemaNode>()): boolean {
+  if (s === null || seen.has(s)) return false;
+  seen.add(s);
+  if (s.hasDefault) return true;
+  if (s.properties !== null) for (const p of s.properties.values()) if (hasAnyDefault(p, seen)) return true;
+  return hasAnyDefault(s.additionalProperties, seen) || hasAnyDefault(s.items, seen);
+}
+
+export function applyDefaults(x: unknown, s: SchemaNode | null): void {
+  if (s === null) return;
+  if (isRecord(x)) {
+    if (s.properties !== null) {
+      for (const [k, prop] of s.properties) {
+        if (!hasNonNullDefault(prop)) continue;
+        if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = deepCopyJson(prop.default);
+      }
+    }
+    for (const k of Object.keys(x)) {
+      const prop = s.properties?.get(k);
+      if (prop !== undefined) {
+        applyDefaults(x[k], prop);
+      } else if (s.additionalProperties !== null) {
+        const ap = s.additionalProperties;
+        if (isNonNullableNull(x[k], ap) && hasNonNullDefault(ap)) x[k] = deepCopyJson(ap.default);
+        applyDefaults(x[k], ap);
+      }
+    }
+  } else if (Array.isArray(x)) {
+    const items = s.items;
+    for (let i = 0; i < x.length; i++) {
+      if (items !== null && isNonNullableNull(x[i], items) && hasNonNullDefault(items)) x[i] = deepCopyJson(items.default);
+      applyDefaults(x[i], items);
+    }
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * The structural schema of a CRD version (apiextensions-apiserver `pkg/apiserver/schema`): one compiled node per
+ * schema node, with the generic part (type, nullable, default), the structure (properties, additionalProperties,
+ * items), the Kubernetes extensions and the value validations kube-openapi checks. Compiled once per bundle load;
+ * immutable afterwards.
+ */
+import { type CompiledPattern, compilePattern } from "./regex.js";
+import { supportedStringFormat } from "./formats.js";
+
+export type SchemaType = "" | "object" | "array" | "string" | "integer" | "number" | "boolean";
+
+/** One `x-kubernetes-validations` entry, kept raw for the CEL family. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+/** The value validations of a node (and of its allOf/anyOf/oneOf/not sub-schemas). */
+export interface ValueValidation {
+  /** Normalised string format that kube-openapi checks, or undefined. */
+  format?: string;
+  /** The format as written, for messages. */
+  rawFormat?: string;
+  /**
+   * The format kube-openapi sees after apiextensions strips unsupported formats (the type validator and the
+   * number range check use it): a supported string format, or int32/int64 on integers, float/double on numbers.
+   */
+  keptFormat?: string;
+  maximum?: number;
+  exclusiveMaximum: boolean;
+  minimum?: number;
+  exclusiveMinimum: boolean;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: CompiledPattern;
+  patternSource?: string;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems: boolean;
+  multipleOf?: number;
+  enum?: unknown[];
+  maxProperties?: number;
+  minProperties?: number;
+  required?: string[];
+  allOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  not?: SchemaNode;
+}
+
+export interface SchemaNode {
+  type: SchemaType;
+  nullable: boolean;
+  hasDefault: boolean;
+  default?: unknown;
+  /** Declared properties, or null when the node declares none. */
+  properties: Map<string, SchemaNode> | null;
+  /** additionalProperties as a schema (a map), or null. */
+  additionalProperties: SchemaNode | null;
+  /** `additionalProperties: false` (only valid without properties; validated by kube-openapi). */
+  additionalPropertiesFalse: boolean;
+  items: SchemaNode | null;
+  preserveUnknownFields: boolean;
+  embeddedResource: boolean;
+  intOrString: boolean;
+  listType?: "atomic" | "set" | "map";
+  listMapKeys?: string[];
+  mapType?: "atomic" | "granular";
+  validations: ValidationRule[];
+  /** Value validations, or null when the node has none (fast path). */
+  vv: ValueValidation | null;
+  /** Path of this node in the CRD schema, for compile errors ("properties[spec].properties[x]"). */
+  schemaPath: string;
+}
+
+export interface CompileIssue {
+  /** Path within the openAPIV3Schema, in apiextensions' form: `properties[spec].properties[replicas].type`. */
+  path: string;
+  message: string;
+  severity: "error" | "warning";
+}
+
+const SCHEMA_TYPES = new Set(["object", "array", "string", "integer", "number", "boolean"]);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  return undefined;
+}
+
+/**
+ * Converts a raw openAPIV3Schema (decoded JSON) into a SchemaNode tree, collecting problems. The caller decides
+ * whether the problems make the schema unusable (they are the API server's CRD-creation rejections).
+ */
+export function compileSchema(raw: unknown, issues: CompileIssue[], basePath = ""): SchemaNode {
+  return convert(raw, basePath, issues, false);
+}
+
+function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: boolean): SchemaNode {
+  const node: SchemaNode = {
+    type: "",
+    nullable: false,
+    hasDefault: false,
+    properties: null,
+    additionalProperties: null,
+    additionalPropertiesFalse: false,
+    items: null,
+    preserveUnknownFields: false,
+    embeddedResource: false,
+    intOrString: false,
+    validations: [],
+    vv: null,
+    schemaPath: path,
+  };
+  if (!isRecord(raw)) {
+    issues.push({ path, message: "must be an object (a schema)", severity: "error" });
+    return node;
+  }
+  const at = (k: string) => (path === "" ? k : `${path}.${k}`);
+  const t = raw.type;
+  if (t !== undefined) {
+    if (typeof t === "string" && SCHEMA_TYPES.has(t)) node.type = t as SchemaType;
+    else if (t === "null") {
+      issues.push({ path: at("type"), message: 'Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"', severity: "error" });
+    } else {
+      issues.push({
+        path: at("type"),
+        message: `Unsupported value: ${JSON.stringify(t)}: supported values: "array", "boolean", "integer", "number", "object", "string"`,
+        severity: "error",
+      });
+    }
+  }
+  node.nullable = raw.nullable === true;
+  if ("default" in raw) {
+    node.hasDefault = true;
+    node.default = raw.default;
+  }
+  node.preserveUnknownFields = raw["x-kubernetes-preserve-unknown-fields"] === true;
+  node.embeddedResource = raw["x-kubernetes-embedded-resource"] === true;
+  node.intOrString = raw["x-kubernetes-int-or-string"] === true;
+  const lt = raw["x-kubernetes-list-type"];
+  if (lt === "atomic" || lt === "set" || lt === "map") node.listType = lt;
+  else if (lt !== undefined) issues.push({ path: at("x-kubernetes-list-type"), message: `Unsupported value: ${JSON.stringify(lt)}: supported values: "atomic", "map", "set"`, severity: "error" });
+  const lmk = raw["x-kubernetes-list-map-keys"];
+  if (Array.isArray(lmk)) node.listMapKeys = lmk.filter((k): k is string => typeof k === "string");
+  const mt = raw["x-kubernetes-map-type"];
+  if (mt === "atomic" || mt === "granular") node.mapType = mt;
+  const xv = raw["x-kubernetes-validations"];
+  if (Array.isArray(xv)) {
+    for (const r of xv) {
+      if (!isRecord(r)) continue;
+      const rule: ValidationRule = { rule: typeof r.rule === "string" ? r.rule : "" };
+      if (typeof r.message === "string") rule.message = r.message;
+      if (typeof r.messageExpression === "string") rule.messageExpression = r.messageExpression;
+      if (typeof r.reason === "string") rule.reason = r.reason;
+      if (typeof r.fieldPath === "string") rule.fieldPath = r.fieldPath;
+      if (r.optionalOldSelf === true) rule.optionalOldSelf = true;
+      node.validations.push(rule);
+    }
+  }
+
+  const props = raw.properties;
+  if (isRecord(props)) {
+    node.properties = new Map();
+    for (const [name, sub] of Object.entries(props)) {
+      node.properties.set(name, convert(sub, at(`properties[${name}]`), issues, inJunctor));
+    }
+  }
+  const ap = raw.additionalProperties;
+  if (isRecord(ap)) node.additionalProperties = convert(ap, at("additionalProperties"), issues, inJunctor);
+  else if (ap === false) node.additionalPropertiesFalse = true;
+  const items = raw.items;
+  if (isRecord(items)) node.items = convert(items, at("items"), issues, inJunctor);
+  else if (Array.isArray(items)) issues.push({ path: at("items"), message: "Forbidden: items must be a schema object and not an array", severity: "error" });
+
+  node.vv = convertValueValidation(raw, node, at, issues);
+  return node;
+}
+
+function convertValueValidation(
+  raw: Record<string, unknown>,
+  node: SchemaNode,
+  at: (k: string) => string,
+  issues: CompileIssue[],
+): ValueValidation | null {
+  const vv: ValueValidation = { exclusiveMaximum: false, exclusiveMinimum: false, uniqueItems: false };
+  let any = false;
+  const setNum = (key: "maximum" | "minimum" | "multipleOf") => {
+    const v = num(raw[key]);
+    if (v !== undefined) {
+      vv[key] = v;
+      any = true;
+    }
+  };
+  const setInt = (key: "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties") => {
+    const v = num(raw[key]);
+    if (v !== undefined) {
+      vv[key] = v;
+      any = true;
+    }
+  };
+  setNum("maximum");
+  setNum("minimum");
+  setNum("multipleOf");
+  if (raw.exclusiveMaximum === true) vv.exclusiveMaximum = true;
+  if (raw.exclusiveMinimum === true) vv.exclusiveMinimum = true;
+  setInt("maxLength");
+  setInt("minLength");
+  setInt("maxItems");
+  setInt("minItems");
+  setInt("maxProperties");
+  setInt("minProperties");
+  if (raw.uniqueItems === true) {
+    vv.uniqueItems = true;
+    any = true;
+  }
+  if (typeof raw.format === "string" && raw.format !== "") {
+    vv.rawFormat = raw.format;
+    // apiextensions strips formats per type before building the validator (StripUnsupportedFormatsPostProcessor):
+    // no type or string keeps supported string formats, integer keeps int32/int64, number keeps float/double.
+    const f = node.type === "" || node.type === "string" ? supportedStringFormat(raw.format) : undefined;
+    if (f !== undefined) {
+      vv.format = f;
+      vv.keptFormat = raw.format;
+    } else if (
+      (node.type === "integer" && (raw.format === "int32" || raw.format === "int64")) ||
+      (node.type === "number" && (raw.format === "float" || raw.format === "double"))
+    ) {
+      vv.keptFormat = raw.format;
+    }
+    any = true;
+  }
+  if (typeof raw.pattern === "string") {
+    const compiled = compilePattern(raw.pattern);
+    if ("error" in compiled) {
+      issues.push({ path: at("pattern"), message: `Invalid value: ${JSON.stringify(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`, severity: "error" });
+    } else {
+      vv.pattern = compiled;
+      vv.patternSource = raw.pattern;
+      any = true;
+    }
+  }
+  if (Array.isArray(raw.enum)) {
+    vv.enum = raw.enum;
+    any = true;
+  }
+  if (Array.isArray(raw.required)) {
+    vv.required = raw.required.filter((x): x is string => typeof x === "string");
+    if (vv.required.length > 0) any = true;
+  }
+  for (const j of ["allOf", "anyOf", "oneOf"] as const) {
+    const list = raw[j];
+    if (Array.isArray(list)) {
+      vv[j] = list.map((s, i) => convert(s, at(`${j}[${i}]`), issues, true));
+      any = true;
+    }
+  }
+  if (raw.not !== undefined) {
+    vv.not = convert(raw.not, at("not"), issues, true);
+    any = true;
+  }
+  return any ? vv : null;
+}
