@@ -96,7 +96,7 @@ Text output (standard output), one block per object:
   a valid object         widget.demo.tollgate.dev/w valid
   an uncovered kind      pod/p skipped (no policy for v1/Pod)
   a warning              Warning: <text>  (before the object's line, as kubectl prints them)
-  an unreadable document <file>: document 2 (line 14): <error>
+  an unreadable document <file>: document 1 (line 14): <error>   (documents count from 0)
 
 JSON output (-o json) is an array with one entry per object or undecodable document:
   {file, document, line, item?, apiVersion?, kind?, namespace?, name?,
@@ -111,15 +111,15 @@ TOLLGATE_CPUPROFILE_FILE.
 Examples:
   tollgate validate --bundle examples/policies examples/objects
   tollgate validate --bundle ./policies --old live.yaml changed.yaml
-  tollgate validate --bundle ./policies --subresource status -o json status-patch.yaml
+  tollgate validate --bundle ./policies --old live.yaml --subresource status -o json new-status.yaml
   tollgate validate --bundle examples/policies --demo examples/objects   (npm start)
 `;
 
 const LINT_HELP_FOOTER = `
 Lists every policy that could not be used (a CRD schema that does not compile, an unknown format, a bad
 tollgate.yaml), one line each: "<severity> <file>[#<document>] <path>: <message>", then the kinds the bundle
-covers. Documents are numbered from 1. With -o json, prints the PolicyFailure array of the library
-(document indexes there are 0-based) and no summary.
+covers. Documents are numbered from 0 and files named under the bundle folder. With -o json, prints the
+PolicyFailure array of the library as is (file paths relative to the bundle) and no summary.
 
 Exits 1 when any failure has severity "error", 0 otherwise.
 
@@ -186,7 +186,7 @@ export function parseArgs(
       ),
     )
     .option("--old <file>", "stored objects an UPDATE replaces (implies --operation UPDATE)")
-    .option("--subresource <name>", 'validate a write to a subresource ("status" or "scale")')
+    .option("--subresource <name>", 'validate an update of a subresource ("status" or "scale"); needs --old')
     .addOption(outputOption(defaultOutput))
     .option("--demo", "show the bundled examples: print every result and exit 0 even when objects are invalid")
     .option("--summary", "print a closing count of the results (always on with --demo)")
@@ -292,6 +292,14 @@ function resolveValidate(
     }
   }
 
+  if (subresource !== undefined && operation !== "UPDATE") {
+    // The API server serves subresource writes as updates only: the status strategy copies everything but
+    // .status from the stored object, so there is nothing to check without it.
+    throw new UsageProblem(
+      `--subresource ${subresource} is an UPDATE: give the stored objects with --old <file>`,
+      "validate",
+    );
+  }
   if (inputs.length === 0) {
     throw new UsageProblem('no input files: give files, folders, or "-" for standard input', "validate");
   }

@@ -6,20 +6,23 @@
  *
  * When the auditor's `audit/sources/` lands, this module is its file/folder source for the CLI.
  */
-import type { Dirent } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { parseDocuments, unwrapList } from "../../lib/index.js";
 import { ConfigError } from "./errors.js";
 
-/** Where an entry comes from. Documents and lines are numbered from 1. */
+/**
+ * Where an entry comes from. Documents are numbered from 0 as the library numbers them (`parseDocuments`,
+ * `PolicyFailure.document`), so that the CLI's own messages and the decoder's agree; lines from 1.
+ */
 export interface InputLocation {
   /** The file as named on the command line (or found under a named folder); "<stdin>" for "-". */
   file: string;
-  /** 1-based document number within the file; absent when the whole file could not be read. */
+  /** 0-based index of the document in the file, empty documents included; absent for a file-level error. */
   document?: number;
-  /** 1-based line where the document starts. */
+  /** 1-based line where the document's content starts. */
   line?: number;
   /** 0-based index of the object within a `kind: List` document. */
   item?: number;
@@ -28,6 +31,10 @@ export interface InputLocation {
 /** A decoded object whose apiVersion and kind are strings. */
 export type KubeObject = Record<string, unknown> & { apiVersion: string; kind: string };
 
+/**
+ * An object to validate, or a document (or file) that cannot be used. An error's `error` is the text after
+ * `<file>: `; for a document it starts with `document <n> (line <l>): `, the decoder's own prefix.
+ */
 export type InputEntry =
   | { kind: "object"; location: InputLocation; object: KubeObject }
   | { kind: "error"; location: InputLocation; error: string };
@@ -57,7 +64,7 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
 }
 
 /** @throws ConfigError naming the path when it cannot be seen. */
-export async function statOrThrow(path: string, what: string): Promise<import("node:fs").Stats> {
+export async function statOrThrow(path: string, what: string): Promise<Stats> {
   try {
     return await stat(path);
   } catch (err) {
@@ -109,48 +116,27 @@ export async function readEntries(file: string, options: ReadOptions): Promise<I
 export function decodeEntries(file: string, text: string): InputEntry[] {
   const out: InputEntry[] = [];
   for (const doc of parseDocuments(text)) {
-    // parseDocuments numbers documents from 0, like PolicyFailure.document; people count from 1.
-    const location: InputLocation = { file, document: doc.document + 1, line: doc.line };
+    const location: InputLocation = { file, document: doc.document, line: doc.line };
     if (doc.error !== undefined) {
+      // Already "document <n> (line <l>): <detail>".
       out.push({ kind: "error", location, error: doc.error });
       continue;
     }
     const obj = doc.object;
     if (obj === undefined || obj === null) continue;
-    if (isListDocument(obj)) {
-      const items = unwrapList(obj);
-      (Array.isArray(items) ? items : []).forEach((item: unknown, i: number) => {
-        out.push(toEntry(item, { ...location, item: i }));
-      });
-      continue;
-    }
-    out.push(toEntry(obj, location));
+    const items = unwrapList(obj);
+    if (items === undefined) out.push(toEntry(obj, location));
+    else for (const [i, item] of items.entries()) out.push(toEntry(item, { ...location, item: i }));
   }
   return out;
 }
 
-/** A `kind: List` (or any `*List` with an `items` array) whose items are each an object (kubectl's meta.IsListType). */
-function isListDocument(obj: unknown): boolean {
-  if (!isMapping(obj)) return false;
-  const kind = obj.kind;
-  return typeof kind === "string" && kind.endsWith("List") && Array.isArray(obj.items);
-}
-
 function toEntry(obj: unknown, location: InputLocation): InputEntry {
-  if (!isMapping(obj)) {
-    return {
-      kind: "error",
-      location,
-      error: `not a Kubernetes object: a document must be a mapping, not ${typeName(obj)}`,
-    };
-  }
-  // apimachinery's wording for a document without type information (runtime.NewMissingKindErr).
-  if (typeof obj.kind !== "string" || obj.kind === "") {
-    return { kind: "error", location, error: "Object 'Kind' is missing" };
-  }
-  if (typeof obj.apiVersion !== "string" || obj.apiVersion === "") {
-    return { kind: "error", location, error: "Object 'apiVersion' is missing" };
-  }
+  const error = (detail: string): InputEntry => ({ kind: "error", location, error: documentText(location) + detail });
+  if (!isMapping(obj)) return error(`expected a Kubernetes object (a mapping), got ${typeName(obj)}`);
+  // apimachinery's wording for an object without type information (runtime.NewMissingKindErr and friends).
+  if (typeof obj.kind !== "string" || obj.kind === "") return error("Object 'Kind' is missing");
+  if (typeof obj.apiVersion !== "string" || obj.apiVersion === "") return error("Object 'apiVersion' is missing");
   return { kind: "object", location, object: obj as KubeObject };
 }
 
@@ -159,7 +145,7 @@ function isMapping(v: unknown): v is Record<string, unknown> {
 }
 
 function typeName(v: unknown): string {
-  if (Array.isArray(v)) return "a list";
+  if (Array.isArray(v)) return "a sequence";
   if (typeof v === "string") return "a string";
   if (typeof v === "number" || typeof v === "bigint") return "a number";
   if (typeof v === "boolean") return "a boolean";
@@ -203,9 +189,13 @@ function readErrorText(err: unknown): string {
   return `cannot be read: ${err instanceof Error ? err.message : String(err)}`;
 }
 
-/** "<file>: document N (line L): " or "<file>: " for an entry not tied to a document. */
-export function locationPrefix(location: InputLocation): string {
-  if (location.document === undefined) return `${location.file}: `;
+/**
+ * `document <n> (line <l>): ` (plus `item <i>: ` inside a List) in the decoder's format, or "" for an entry not
+ * tied to a document.
+ */
+export function documentText(location: InputLocation): string {
+  if (location.document === undefined) return "";
   const line = location.line === undefined ? "" : ` (line ${location.line})`;
-  return `${location.file}: document ${location.document}${line}: `;
+  const item = location.item === undefined ? "" : `item ${location.item}: `;
+  return `document ${location.document}${line}: ${item}`;
 }

@@ -2,28 +2,36 @@
  * `tollgate lint`: the policies of a bundle that cannot be used (compile failures and lint warnings), and the
  * kinds it covers.
  *
- * Text, one line per failure: `<severity> <file>[#<document>] <path>: <message>` (documents numbered from 1; the
- * bundle path stands in for a failure not tied to a file), then the covered kinds. JSON: the library's
+ * Text, one line per failure: `<severity> <file>[#<document>] <path>: <message>` (the file as a path the user can
+ * open, the bundle folder joined to the library's relative path; documents numbered from 0 as the library numbers
+ * them; the bundle path stands in for a failure not tied to a file), then the covered kinds. JSON: the library's
  * `PolicyFailure[]` as is.
  */
+import { join } from "node:path";
 import { loadBundle, type PolicyFailure, type PolicySet } from "../../../lib/index.js";
 import type { ResolvedLintConfig } from "../args.js";
 import { statOrThrow } from "../inputs.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 
 export async function runLint(config: Readonly<ResolvedLintConfig>, io: CommandIo): Promise<CommandOutcome> {
-  await statOrThrow(config.bundle, "bundle");
+  const info = await statOrThrow(config.bundle, "bundle");
   const policySet = await loadBundle(config.bundle);
 
-  if (config.output === "json") io.stdout(`${JSON.stringify(policySet.failures, null, 2)}\n`);
-  else io.stdout(lintText(policySet, config.bundle));
+  if (config.output === "json") {
+    io.stdout(`${JSON.stringify(policySet.failures, null, 2)}\n`);
+  } else {
+    // The library names files relative to a bundle folder; a single-file bundle is the file itself.
+    const fileName = (file: string | undefined) =>
+      file === undefined ? config.bundle : info.isDirectory() ? join(config.bundle, file) : config.bundle;
+    io.stdout(lintText(policySet, config.bundle, fileName));
+  }
 
   return policySet.failures.some((f) => f.severity === "error") ? "violations" : "ok";
 }
 
-function lintText(policySet: PolicySet, bundle: string): string {
+function lintText(policySet: PolicySet, bundle: string, fileName: (file: string | undefined) => string): string {
   let out = "";
-  for (const f of policySet.failures) out += `${failureLine(f, bundle)}\n`;
+  for (const f of policySet.failures) out += `${failureLine(f, fileName(f.file))}\n`;
 
   const errors = policySet.failures.filter((f) => f.severity === "error").length;
   const warnings = policySet.failures.length - errors;
@@ -38,14 +46,20 @@ function lintText(policySet: PolicySet, bundle: string): string {
   return out;
 }
 
-/** `<severity> <file>[#<document>] <path>: <message>`, leaving out what the failure does not have. */
-export function failureLine(f: PolicyFailure, bundle: string): string {
-  let where = f.file ?? bundle;
-  // PolicyFailure.document is 0-based; people count documents from 1.
-  if (f.document !== undefined) where += `#${f.document + 1}`;
-  if (f.path !== undefined && f.path !== "") where += ` ${f.path}`;
-  if (f.rule !== undefined && f.rule !== "") where += ` (rule ${JSON.stringify(f.rule)})`;
-  return `${f.severity} ${where}: ${f.message}`;
+/**
+ * `<severity> <file>[#<document>] <path>: <message>`, leaving out what the failure does not have. The library's
+ * CRD messages are whole field errors (`<path>: <body>`, as the API server words a rejected CRD), so the path is
+ * not printed twice. `rule` and `kinds` are left to `-o json`.
+ */
+export function failureLine(f: PolicyFailure, file: string): string {
+  let where = file;
+  if (f.document !== undefined) where += `#${f.document}`;
+  let message = f.message;
+  if (f.path !== undefined && f.path !== "") {
+    where += ` ${f.path}`;
+    if (message.startsWith(`${f.path}: `)) message = message.slice(f.path.length + 2);
+  }
+  return `${f.severity} ${where}: ${message}`;
 }
 
 function plural(n: number, word: string): string {

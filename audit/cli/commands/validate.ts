@@ -6,11 +6,11 @@ import type { PolicySet, ValidateRequest, Verdict } from "../../../lib/index.js"
 import { loadBundle } from "../../../lib/index.js";
 import type { ResolvedValidateConfig } from "../args.js";
 import {
+  documentText,
   expandInputs,
   type InputEntry,
   type InputLocation,
   type KubeObject,
-  locationPrefix,
   readEntries,
   statOrThrow,
 } from "../inputs.js";
@@ -47,7 +47,7 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
   const errorFailures = policySet.failures.filter((f) => f.severity === "error").length;
   if (errorFailures > 0) {
     io.stderr(
-      `warning: ${plural(errorFailures, "policy", "policies")} in ${config.bundle} cannot be used; ` +
+      `warning: the bundle ${config.bundle} has ${plural(errorFailures, "policy failure")} of severity error; ` +
         `run 'tollgate lint --bundle ${config.bundle}' for details\n`,
     );
   }
@@ -108,18 +108,19 @@ function validateEntry(
         location: entry.location,
         outcome: "error",
         identity,
-        error: `no stored object with apiVersion ${object.apiVersion}, kind ${object.kind}, ${namespaceText(identity)}name ${JSON.stringify(identity.name)} in ${olds.file} to update`,
+        error: `${documentText(entry.location)}no stored object with apiVersion ${object.apiVersion}, kind ${object.kind}, ${namespaceText(identity)}name ${JSON.stringify(identity.name)} in ${olds.file} to update`,
       };
     }
     request.oldObject = old;
   } else if (config.operation === "DELETE") {
-    // As in an AdmissionReview for DELETE: the object being deleted is the old object, the new one is null.
-    request.object = null;
+    // The object being deleted is also the stored one (an AdmissionReview for DELETE carries it as oldObject).
     request.oldObject = object;
   }
   if (config.subresource !== undefined) request.subresource = config.subresource;
 
   const verdict = policySet.validate(request);
+  // covers() answers for the group and kind; the verdict knows better (a family turned off in tollgate.yaml).
+  if (!verdict.covered && verdict.allowed) return { location: entry.location, outcome: "skipped", identity };
   return { location: entry.location, outcome: verdict.allowed ? "valid" : "invalid", identity, verdict };
 }
 
@@ -197,7 +198,7 @@ class TextPrinter {
     const { io } = this;
     switch (result.outcome) {
       case "error":
-        io.stdout(`${locationPrefix(result.location)}${result.error ?? "error"}\n`);
+        io.stdout(`${result.location.file}: ${result.error ?? "error"}\n`);
         return;
       case "skipped": {
         const id = result.identity!;
@@ -226,7 +227,7 @@ class TextPrinter {
     this.io.stdout(
       `${this.config.demo ? "\n" : ""}Summary: ${plural(objects, "object")} in ${plural(files, "file")}: ` +
         `${count("valid")} valid, ${count("invalid")} invalid, ${count("skipped")} skipped, ` +
-        `${plural(count("error"), "document")} with errors\n`,
+        `${plural(count("error"), "error")}\n`,
     );
   }
 }
