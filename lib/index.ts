@@ -2,6 +2,15 @@
  * tollgate's public surface: load a policy bundle once, validate objects against it many times.
  * See ../shared/PRODUCT.md and README.md.
  */
+
+export { loadBundle } from "./bundle/load.js";
+export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
+export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
+export { errorText } from "./field/error.js";
+export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
+export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
+export { parseDocuments } from "./objects/decode.js";
+export { unwrapList } from "./objects/list.js";
 export type {
   BundleFile,
   BundleOptions,
@@ -15,11 +24,3 @@ export type {
   ValidateRequest,
   Verdict,
 } from "./policy/types.js";
-export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
-export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
-export { loadBundle } from "./bundle/load.js";
-export { parseDocuments } from "./objects/decode.js";
-export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
-export { unwrapList } from "./objects/list.js";
-export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
-export { errorText } from "./field/error.js";

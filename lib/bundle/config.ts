@@ -30,7 +30,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const TOP_LEVEL = new Set(["apiVersion", "kind", "metadata", "featureGates", "failurePolicy", "limits", "families"]);
 
 /** Parses a BundleConfig document; problems become config PolicyFailures (errors for wrong values). */
-export function parseBundleConfig(doc: Record<string, unknown>, file: string, document: number, failures: PolicyFailure[]): BundleConfigDoc {
+export function parseBundleConfig(
+  doc: Record<string, unknown>,
+  file: string,
+  document: number,
+  failures: PolicyFailure[],
+): BundleConfigDoc {
   const out: BundleConfigDoc = {};
   const fail = (path: string, message: string, severity: "error" | "warning" = "error") =>
     failures.push({ severity, family: "config", file, document, path, message });
@@ -40,17 +45,27 @@ export function parseBundleConfig(doc: Record<string, unknown>, file: string, do
     else {
       out.featureGates = {};
       for (const [name, v] of Object.entries(doc.featureGates)) {
-        if (typeof v !== "boolean") fail(`featureGates.${name}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
+        if (typeof v !== "boolean")
+          fail(`featureGates.${name}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
         else {
           out.featureGates[name] = v;
-          if (!(name in KNOWN_FEATURE_GATES)) fail(`featureGates.${name}`, `unknown feature gate "${name}" (known: ${Object.keys(KNOWN_FEATURE_GATES).join(", ")})`, "warning");
+          if (!(name in KNOWN_FEATURE_GATES))
+            fail(
+              `featureGates.${name}`,
+              `unknown feature gate "${name}" (known: ${Object.keys(KNOWN_FEATURE_GATES).join(", ")})`,
+              "warning",
+            );
         }
       }
     }
   }
   if (doc.failurePolicy !== undefined) {
     if (doc.failurePolicy === "Fail" || doc.failurePolicy === "Ignore") out.failurePolicy = doc.failurePolicy;
-    else fail("failurePolicy", `Unsupported value: ${JSON.stringify(doc.failurePolicy)}: supported values: "Fail", "Ignore"`);
+    else
+      fail(
+        "failurePolicy",
+        `Unsupported value: ${JSON.stringify(doc.failurePolicy)}: supported values: "Fail", "Ignore"`,
+      );
   }
   if (doc.limits !== undefined) {
     if (!isRecord(doc.limits)) fail("limits", "must be an object");
@@ -61,7 +76,8 @@ export function parseBundleConfig(doc: Record<string, unknown>, file: string, do
           fail(`limits.${k}`, `unknown field "limits.${k}"`, "warning");
           continue;
         }
-        if (typeof v !== "number" || !Number.isInteger(v) || v <= 0) fail(`limits.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a positive integer`);
+        if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
+          fail(`limits.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a positive integer`);
         else out.limits[k] = v;
       }
     }
@@ -73,7 +89,8 @@ export function parseBundleConfig(doc: Record<string, unknown>, file: string, do
       for (const [k, v] of Object.entries(doc.families)) {
         if (k !== "crd" && k !== "kubevirt" && k !== "declarative") {
           fail(`families.${k}`, `Unsupported value: "${k}": supported values: "crd", "declarative", "kubevirt"`);
-        } else if (typeof v !== "boolean") fail(`families.${k}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
+        } else if (typeof v !== "boolean")
+          fail(`families.${k}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
         else out.families[k] = v;
       }
     }
@@ -86,7 +103,13 @@ export function resolveBundleConfig(fromFile: BundleConfigDoc, options: BundleOp
   return Object.freeze({
     featureGates: Object.freeze({ ...KNOWN_FEATURE_GATES, ...fromFile.featureGates, ...options.featureGates }),
     failurePolicy: options.failurePolicy ?? fromFile.failurePolicy ?? "Fail",
-    families: Object.freeze({ crd: true, kubevirt: true, declarative: true, ...fromFile.families, ...options.families }),
+    families: Object.freeze({
+      crd: true,
+      kubevirt: true,
+      declarative: true,
+      ...fromFile.families,
+      ...options.families,
+    }),
     limits: Object.freeze({
       documentBytes: options.limits?.documentBytes ?? fromFile.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
       depth: options.limits?.depth ?? fromFile.limits?.depth ?? DEFAULT_LIMITS.depth,

@@ -11,7 +11,14 @@ import { createPolicySet } from "../policy/policy-set.js";
 import type { BundleFile, BundleOptions, PolicyFailure, PolicySet } from "../policy/types.js";
 import { type CompiledCrd, compileCrd } from "../schema/crd.js";
 import { isDirectory, listFiles, POLICY_FILE, readText, relativePath } from "../storage/fs.js";
-import { BUNDLE_CONFIG_API_VERSION, BUNDLE_CONFIG_KIND, type BundleConfigDoc, DEFAULT_LIMITS, parseBundleConfig, resolveBundleConfig } from "./config.js";
+import {
+  BUNDLE_CONFIG_API_VERSION,
+  BUNDLE_CONFIG_KIND,
+  type BundleConfigDoc,
+  DEFAULT_LIMITS,
+  parseBundleConfig,
+  resolveBundleConfig,
+} from "./config.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -81,7 +88,13 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     }
     for (const doc of parseDocuments(file.content, limits)) {
       if (doc.error !== undefined) {
-        failures.push({ severity: "error", family: "config", file: file.path, document: doc.document, message: doc.error });
+        failures.push({
+          severity: "error",
+          family: "config",
+          file: file.path,
+          document: doc.document,
+          message: doc.error,
+        });
         continue;
       }
       const items = unwrapList(doc.object);
@@ -96,7 +109,13 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   function classify(obj: unknown, file: BundleFile, document: number, where: string): void {
     const base = { file: file.path, document };
     if (!isRecord(obj)) {
-      failures.push({ ...base, severity: "warning", family: "config", path: where || undefined, message: "not a Kubernetes object: ignored" } as PolicyFailure);
+      failures.push({
+        ...base,
+        severity: "warning",
+        family: "config",
+        path: where || undefined,
+        message: "not a Kubernetes object: ignored",
+      } as PolicyFailure);
       return;
     }
     const apiVersion = typeof obj.apiVersion === "string" ? obj.apiVersion : "";
@@ -107,15 +126,28 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     }
     if (apiVersion === BUNDLE_CONFIG_API_VERSION && kind === BUNDLE_CONFIG_KIND) {
       if (configFile !== undefined) {
-        failures.push({ ...base, severity: "error", family: "config", message: `a second BundleConfig; the bundle already has one in ${configFile}` });
+        failures.push({
+          ...base,
+          severity: "error",
+          family: "config",
+          message: `a second BundleConfig; the bundle already has one in ${configFile}`,
+        });
         return;
       }
       configFile = file.path;
       config = parseBundleConfig(obj, file.path, document, failures);
       return;
     }
-    if ((apiVersion.startsWith("template.openshift.io/") && kind === "Template") || (apiVersion.startsWith("kubevirt.io/") && kind === "VirtualMachine")) {
-      failures.push({ ...base, severity: "warning", family: "kubevirt", message: `KubeVirt template validations are not supported yet; ${kind} ignored` });
+    if (
+      (apiVersion.startsWith("template.openshift.io/") && kind === "Template") ||
+      (apiVersion.startsWith("kubevirt.io/") && kind === "VirtualMachine")
+    ) {
+      failures.push({
+        ...base,
+        severity: "warning",
+        family: "kubevirt",
+        message: `KubeVirt template validations are not supported yet; ${kind} ignored`,
+      });
       return;
     }
     const name = isRecord(obj.metadata) && typeof obj.metadata.name === "string" ? ` "${obj.metadata.name}"` : "";

@@ -2,8 +2,9 @@
  * Kubernetes field errors (k8s.io/apimachinery/pkg/util/validation/field), the one result model of tollgate.
  * Constructors are named after their apimachinery counterparts so they can be checked line by line.
  */
-import type { Path } from "./path.js";
+
 import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody } from "./message.js";
+import type { Path } from "./path.js";
 
 export { GoFloat, OMIT_VALUE, REDACTED };
 
@@ -48,7 +49,6 @@ export interface FieldError {
   source: FieldErrorSource;
 }
 
-
 /** Options shared by every constructor. */
 export interface ErrorContext {
   source: FieldErrorSource;
@@ -81,7 +81,6 @@ function make(
   if (ctx.origin !== undefined) err.origin = ctx.origin;
   return err;
 }
-
 
 function toPlainValue(value: unknown): unknown {
   if (value instanceof GoFloat) return value.value;
@@ -126,7 +125,8 @@ export function notSupported(
 
 /** field.TooLong (1.36 wording: "may not be more than N bytes", "1 byte"). */
 export function tooLong(path: Path | string | null, maxLength: number, ctx: ErrorContext): FieldError {
-  const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}` : "value is too long";
+  const detail =
+    maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}` : "value is too long";
   return make("FieldValueTooLong", path, OMIT_VALUE, detail, ctx, false);
 }
 
@@ -149,7 +149,11 @@ export function withType(
   detail: string,
   ctx: ErrorContext,
 ): FieldError {
-  const showsValue = type !== "FieldValueRequired" && type !== "FieldValueForbidden" && type !== "FieldValueTooLong" && type !== "InternalError";
+  const showsValue =
+    type !== "FieldValueRequired" &&
+    type !== "FieldValueForbidden" &&
+    type !== "FieldValueTooLong" &&
+    type !== "InternalError";
   return make(type, path, value, detail, ctx, showsValue);
 }
 
@@ -157,4 +161,3 @@ export function withType(
 export function errorText(err: Pick<FieldError, "field" | "message">): string {
   return `${err.field}: ${err.message}`;
 }
-

@@ -66,7 +66,13 @@ const OBJECT_META_FIELDS = new Set([
 ]);
 
 /** Error types that keep CEL from running (spec/k8s-cel-semantics.md §1, step 7). */
-const BLOCKING = new Set(["FieldValueNotSupported", "FieldValueRequired", "FieldValueTooLong", "FieldValueTooMany", "FieldValueTypeInvalid"]);
+const BLOCKING = new Set([
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+  "FieldValueTypeInvalid",
+]);
 
 interface Decoded {
   obj: Record<string, unknown>;
@@ -104,7 +110,12 @@ function hasAnyListTypeError(version: CompiledCrdVersion, obj: unknown, ctx: Err
 export function validateCustomResource(
   crd: CompiledCrd,
   version: CompiledCrdVersion,
-  req: { operation: Operation; object: Record<string, unknown>; oldObject?: Record<string, unknown>; subresource?: string },
+  req: {
+    operation: Operation;
+    object: Record<string, unknown>;
+    oldObject?: Record<string, unknown>;
+    subresource?: string;
+  },
   ctx: ErrorContext,
   cel: CelRunner | null,
 ): CrdOutcome {

@@ -50,9 +50,14 @@ function verdict(partial: Partial<Verdict> & { allowed: boolean; covered: boolea
 function redact(errors: FieldError[], secret: boolean): FieldError[] {
   for (const e of errors) {
     if (!shouldRedact(secret, e.field)) continue;
-    if (!("badValue" in e) && !/^(Invalid value|Unsupported value|Duplicate value|Too many): /.test(e.message)) continue;
+    if (!("badValue" in e) && !/^(Invalid value|Unsupported value|Duplicate value|Too many): /.test(e.message))
+      continue;
     delete e.badValue;
-    const hidesValue = e.type === "FieldValueRequired" || e.type === "FieldValueForbidden" || e.type === "FieldValueTooLong" || e.type === "InternalError";
+    const hidesValue =
+      e.type === "FieldValueRequired" ||
+      e.type === "FieldValueForbidden" ||
+      e.type === "FieldValueTooLong" ||
+      e.type === "InternalError";
     if (!hidesValue) e.message = renderBody(e.type, REDACTED, e.detail);
   }
   return errors;
@@ -106,7 +111,11 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       } catch (e) {
         // Validation never throws for a bad object; an internal fault is reported per the failure policy.
         const ctx: ErrorContext = { source: { kind: "crd", policy: "tollgate" } };
-        const err = internal(null, `internal error while validating: ${e instanceof Error ? e.message : String(e)}`, ctx);
+        const err = internal(
+          null,
+          `internal error while validating: ${e instanceof Error ? e.message : String(e)}`,
+          ctx,
+        );
         return failurePolicyVerdict([err]);
       }
     },
@@ -115,7 +124,12 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   function failurePolicyVerdict(errs: FieldError[]): Verdict {
     if (config.failurePolicy === "Ignore") {
       const warnings = errs.map((e) => ({ ...e, severity: "warning" as const }));
-      return verdict({ allowed: true, covered: true, warnings, warningTexts: warnings.map((w) => `${w.field}: ${w.message}`) });
+      return verdict({
+        allowed: true,
+        covered: true,
+        warnings,
+        warningTexts: warnings.map((w) => `${w.field}: ${w.message}`),
+      });
     }
     return verdict({ allowed: false, covered: true, errors: errs });
   }
@@ -124,25 +138,51 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     const obj = req.object;
     const unknownCtx: ErrorContext = { source: { kind: "crd", policy: "tollgate" } };
     if (!isRecord(obj)) {
-      return verdict({ allowed: false, covered: false, errors: [invalid(null, "", "the object must be a JSON object (a Kubernetes object with apiVersion and kind)", unknownCtx)] });
+      return verdict({
+        allowed: false,
+        covered: false,
+        errors: [
+          invalid(
+            null,
+            "",
+            "the object must be a JSON object (a Kubernetes object with apiVersion and kind)",
+            unknownCtx,
+          ),
+        ],
+      });
     }
     const apiVersion = obj.apiVersion;
     const kind = obj.kind;
     if (typeof apiVersion !== "string" || typeof kind !== "string" || apiVersion === "" || kind === "") {
       const errs: FieldError[] = [];
-      if (typeof apiVersion !== "string" || apiVersion === "") errs.push(invalid("apiVersion", apiVersion ?? "", "must be a non-empty string", unknownCtx));
-      if (typeof kind !== "string" || kind === "") errs.push(invalid("kind", kind ?? "", "must be a non-empty string", unknownCtx));
+      if (typeof apiVersion !== "string" || apiVersion === "")
+        errs.push(invalid("apiVersion", apiVersion ?? "", "must be a non-empty string", unknownCtx));
+      if (typeof kind !== "string" || kind === "")
+        errs.push(invalid("kind", kind ?? "", "must be a non-empty string", unknownCtx));
       return verdict({ allowed: false, covered: false, errors: errs });
     }
     const gv = splitApiVersion(apiVersion);
     if (gv === undefined) {
-      return verdict({ allowed: false, covered: false, errors: [invalid("apiVersion", apiVersion, `unexpected GroupVersion string: ${apiVersion}`, unknownCtx)] });
+      return verdict({
+        allowed: false,
+        covered: false,
+        errors: [invalid("apiVersion", apiVersion, `unexpected GroupVersion string: ${apiVersion}`, unknownCtx)],
+      });
     }
     const failed = failedKinds.get(`${gv.group}/${gv.version}/${kind}`);
     if (failed !== undefined) {
-      const ctx: ErrorContext = { source: { kind: failed[0]!.family === "config" ? "crd" : (failed[0]!.family as "crd"), policy: failed[0]!.file ?? "bundle" } };
+      const ctx: ErrorContext = {
+        source: {
+          kind: failed[0]!.family === "config" ? "crd" : (failed[0]!.family as "crd"),
+          policy: failed[0]!.file ?? "bundle",
+        },
+      };
       const errs = failed.map((f) =>
-        internal(null, `the policy for ${gv.group}/${gv.version}/${kind} failed to compile (${f.file ?? "bundle"}${f.path ? ` ${f.path}` : ""}: ${f.message})`, ctx),
+        internal(
+          null,
+          `the policy for ${gv.group}/${gv.version}/${kind} failed to compile (${f.file ?? "bundle"}${f.path ? ` ${f.path}` : ""}: ${f.message})`,
+          ctx,
+        ),
       );
       return failurePolicyVerdict(errs);
     }
@@ -154,7 +194,8 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       return verdict({ allowed: false, covered: true, errors: [unservedVersionError(crd, apiVersion, ctx)] });
     }
     if (req.operation === "DELETE") return verdict({ allowed: true, covered: true });
-    const sub = req.subresource === undefined || req.subresource === "" ? undefined : req.subresource.replace(/^\//, "");
+    const sub =
+      req.subresource === undefined || req.subresource === "" ? undefined : req.subresource.replace(/^\//, "");
     const old = isRecord(req.oldObject) ? req.oldObject : undefined;
     const crdReq: Parameters<typeof validateCustomResource>[2] = { operation: req.operation, object: obj };
     if (old !== undefined) crdReq.oldObject = old;

@@ -2,10 +2,11 @@
  * Compiles a CustomResourceDefinition (apiextensions.k8s.io/v1) into per-version structural schemas, and reports
  * what the API server would reject when the CRD is written (as compile issues with its messages and paths).
  */
-import { type CompileIssue, compileSchema, type SchemaNode } from "./structural.js";
+
 import { hasAnyDefault } from "./default.js";
 import { hasListSetsOrMaps } from "./list-type.js";
 import { hasEmbeddedResources } from "./objectmeta.js";
+import { type CompileIssue, compileSchema, type SchemaNode } from "./structural.js";
 import { checkStructural } from "./structural-check.js";
 
 export interface CompiledCrdVersion {
@@ -100,11 +101,17 @@ function stableJson(v: unknown): string {
 }
 
 /** The default deprecation warning (apiextensions-apiserver customresource_handler.go defaultDeprecationWarning). */
-function defaultDeprecationWarning(group: string, version: string, kind: string, others: { name: string; deprecated: boolean; served: boolean }[]): string {
+function defaultDeprecationWarning(
+  group: string,
+  version: string,
+  kind: string,
+  others: { name: string; deprecated: boolean; served: boolean }[],
+): string {
   let msg = `${group}/${version} ${kind} is deprecated`;
   const candidates = others.filter((v) => v.served && !v.deprecated && v.name !== version);
   const best = candidates.sort((a, b) => compareKubeAwareVersion(b.name, a.name))[0];
-  if (best !== undefined && compareKubeAwareVersion(best.name, version) > 0) msg += `; use ${group}/${best.name} ${kind}`;
+  if (best !== undefined && compareKubeAwareVersion(best.name, version) > 0)
+    msg += `; use ${group}/${best.name} ${kind}`;
   return msg;
 }
 
@@ -113,7 +120,11 @@ export function compareKubeAwareVersion(a: string, b: string): number {
   const parse = (v: string) => {
     const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
     if (m === null) return null;
-    return { major: Number(m[1]), level: m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0, minor: m[3] === undefined ? 0 : Number(m[3]) };
+    return {
+      major: Number(m[1]),
+      level: m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0,
+      minor: m[3] === undefined ? 0 : Number(m[3]),
+    };
   };
   const pa = parse(a);
   const pb = parse(b);
@@ -164,20 +175,28 @@ export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
     err("metadata.name", `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`);
   }
   const versionsRaw = Array.isArray(spec.versions) ? spec.versions : [];
-  if (versionsRaw.length === 0) err("spec.versions", "Invalid value: null: must have exactly one version marked as storage version");
+  if (versionsRaw.length === 0)
+    err("spec.versions", "Invalid value: null: must have exactly one version marked as storage version");
   if (issues.length > 0) return { issues };
 
   const rawVersions = versionsRaw.filter(isRecord);
   const storageCount = rawVersions.filter((v) => v.storage === true).length;
   if (storageCount !== 1) {
-    err("spec.versions", `Invalid value: ${JSON.stringify(rawVersions.map((v) => v.name))}: must have exactly one version marked as storage version`);
+    err(
+      "spec.versions",
+      `Invalid value: ${JSON.stringify(rawVersions.map((v) => v.name))}: must have exactly one version marked as storage version`,
+    );
   }
   // When every version has the same schema the API server keeps one at spec.validation (internal form), which is
   // how it names paths in its messages.
   const schemas = rawVersions.map((v) => (isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined));
   const allSame = schemas.length > 1 && schemas.every((s) => stableJson(s) === stableJson(schemas[0]));
   const versions = new Map<string, CompiledCrdVersion>();
-  const versionInfo = rawVersions.map((v) => ({ name: str(v.name) ?? "", deprecated: v.deprecated === true, served: v.served === true }));
+  const versionInfo = rawVersions.map((v) => ({
+    name: str(v.name) ?? "",
+    deprecated: v.deprecated === true,
+    served: v.served === true,
+  }));
   const compiledShared = new Map<string, SchemaNode | null>();
   rawVersions.forEach((v, i) => {
     const vname = str(v.name) ?? "";
@@ -196,7 +215,12 @@ export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
         checkStructural(raw, local);
         for (const li of local) {
           const full = li.path === "" ? base : `${base}.${li.path}`;
-          issues.push({ path: full, message: li.message, severity: li.severity, versions: allSame ? versionInfo.map((x) => x.name) : [vname] });
+          issues.push({
+            path: full,
+            message: li.message,
+            severity: li.severity,
+            versions: allSame ? versionInfo.map((x) => x.name) : [vname],
+          });
         }
         compiledShared.set(key, schema);
       }
@@ -217,7 +241,8 @@ export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
       openAPIRuleCount: counts.openapi,
     };
     if (compiled.deprecated) {
-      compiled.deprecationWarning = str(v.deprecationWarning) ?? defaultDeprecationWarning(group, vname, kind, versionInfo);
+      compiled.deprecationWarning =
+        str(v.deprecationWarning) ?? defaultDeprecationWarning(group, vname, kind, versionInfo);
     }
     versions.set(vname, compiled);
   });

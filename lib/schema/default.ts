@@ -54,7 +54,8 @@ export function applyDefaults(x: unknown, s: SchemaNode | null): void {
   } else if (Array.isArray(x)) {
     const items = s.items;
     for (let i = 0; i < x.length; i++) {
-      if (items !== null && isNonNullableNull(x[i], items) && hasNonNullDefault(items)) x[i] = deepCopyJson(items.default);
+      if (items !== null && isNonNullableNull(x[i], items) && hasNonNullDefault(items))
+        x[i] = deepCopyJson(items.default);
       applyDefaults(x[i], items);
     }
   }

@@ -3,9 +3,9 @@
  * be unique (one Duplicate error per repeated value, at its second occurrence); `map` items must be objects whose
  * key fields are unique (the Duplicate value is the object of key fields). Field paths use `[key]` for map values.
  */
-import { type ErrorContext, type FieldError, duplicate, invalid } from "../field/error.js";
-import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import { duplicate, type ErrorContext, type FieldError, invalid } from "../field/error.js";
 import { goJson } from "../field/message.js";
+import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
 import type { SchemaNode } from "./structural.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -102,19 +102,20 @@ function validateListMap(path: Path, s: SchemaNode, arr: unknown[], ctx: ErrorCo
   }
   if (arr.length <= 1) return;
   const keys = s.listMapKeys ?? [];
-  const seen = new Set<string>();
+  // Like sets: one Duplicate error per repeated key, at its second occurrence.
+  const seen = new Map<string, number>();
   for (let i = 0; i < arr.length; i++) {
     const x = arr[i];
     if (!isRecord(x)) continue;
     const parts: string[] = [];
     for (const k of keys) parts.push(k in x ? setKey(x[k]) : UNSPECIFIED);
     const id = parts.join("\u0001");
-    if (seen.has(id)) {
+    const times = seen.get(id) ?? 0;
+    seen.set(id, times + 1);
+    if (times === 1) {
       const keyObj: Record<string, unknown> = {};
       for (const k of keys) if (k in x) keyObj[k] = x[k];
       out.push(duplicate(indexOf(path, i), keyObj, ctx));
-    } else {
-      seen.add(id);
     }
   }
 }

@@ -49,7 +49,8 @@ export function validateObjectMeta(
   const generateName = typeof meta.generateName === "string" ? meta.generateName : "";
   const namespace = typeof meta.namespace === "string" ? meta.namespace : "";
   if (generateName.length > 0) {
-    for (const msg of nameFn(generateName, true)) out.push(invalid(childOf(path, "generateName"), generateName, msg, ctx));
+    for (const msg of nameFn(generateName, true))
+      out.push(invalid(childOf(path, "generateName"), generateName, msg, ctx));
   }
   if (name.length === 0) {
     // The API server generates the name from generateName before validating.
@@ -100,7 +101,13 @@ function validateFinalizers(finalizers: unknown, path: Path, ctx: ErrorContext, 
 }
 
 /** ValidateObjectMetaUpdate's immutable-field checks that apply offline (name and namespace). */
-export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, path: Path, ctx: ErrorContext, out: FieldError[]): void {
+export function validateObjectMetaUpdate(
+  meta: unknown,
+  oldMeta: unknown,
+  path: Path,
+  ctx: ErrorContext,
+  out: FieldError[],
+): void {
   if (!isRecord(meta) || !isRecord(oldMeta)) return;
   for (const field of ["name", "namespace"] as const) {
     const a = meta[field] ?? "";
@@ -122,14 +129,22 @@ function parseGroupVersionError(gv: string): string | undefined {
  * Embedded-resource checks below the root (apiextensions schema/objectmeta Validate): apiVersion and kind are
  * required and well-formed, metadata is valid ObjectMeta with path-segment names. Not ratcheted.
  */
-export function validateEmbeddedResources(path: Path | null, obj: unknown, s: SchemaNode | null, isRoot: boolean, ctx: ErrorContext, out: FieldError[]): void {
+export function validateEmbeddedResources(
+  path: Path | null,
+  obj: unknown,
+  s: SchemaNode | null,
+  isRoot: boolean,
+  ctx: ErrorContext,
+  out: FieldError[],
+): void {
   if (s === null) return;
   if (s.embeddedResource && !isRoot && isRecord(obj)) validateEmbedded(path, obj, ctx, out);
   if (isRecord(obj)) {
     for (const k of Object.keys(obj)) {
       const prop = s.properties?.get(k);
       if (prop !== undefined) validateEmbeddedResources(childOf(path, k), obj[k], prop, false, ctx, out);
-      else if (s.additionalProperties !== null) validateEmbeddedResources(keyOf(path, k), obj[k], s.additionalProperties, false, ctx, out);
+      else if (s.additionalProperties !== null)
+        validateEmbeddedResources(keyOf(path, k), obj[k], s.additionalProperties, false, ctx, out);
     }
   } else if (Array.isArray(obj)) {
     for (let i = 0; i < obj.length; i++) validateEmbeddedResources(indexOf(path, i), obj[i], s.items, false, ctx, out);
@@ -154,7 +169,8 @@ function validateEmbedded(path: Path | null, x: Record<string, unknown>, ctx: Er
       else if (v.length === 0) out.push(invalid(p, v, "must not be empty", ctx));
       else {
         const errs = isDNS1035Label(v.toLowerCase());
-        if (errs.length > 0) out.push(invalid(p, v, `may have mixed case, but should otherwise match: ${errs.join(",")}`, ctx));
+        if (errs.length > 0)
+          out.push(invalid(p, v, `may have mixed case, but should otherwise match: ${errs.join(",")}`, ctx));
       }
     } else if (k === "metadata") {
       const p = childOf(path, "metadata");
@@ -165,7 +181,7 @@ function validateEmbedded(path: Path | null, x: Record<string, unknown>, ctx: Er
       const meta = { ...v };
       if (typeof meta.name !== "string" || meta.name.length === 0) meta.name = "fakename";
       const ns = typeof meta.namespace === "string" && meta.namespace.length > 0;
-      validateObjectMeta(meta, ns ? true : false, pathSegmentName, p, ctx, out);
+      validateObjectMeta(meta, !!ns, pathSegmentName, p, ctx, out);
     }
   }
 }
@@ -175,6 +191,7 @@ export function hasEmbeddedResources(s: SchemaNode | null, isRoot = true, seen =
   if (s === null || seen.has(s)) return false;
   seen.add(s);
   if (s.embeddedResource && !isRoot) return true;
-  if (s.properties !== null) for (const p of s.properties.values()) if (hasEmbeddedResources(p, false, seen)) return true;
+  if (s.properties !== null)
+    for (const p of s.properties.values()) if (hasEmbeddedResources(p, false, seen)) return true;
   return hasEmbeddedResources(s.additionalProperties, false, seen) || hasEmbeddedResources(s.items, false, seen);
 }

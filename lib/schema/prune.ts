@@ -31,12 +31,12 @@ function keepsMeta(k: string, v: unknown): boolean {
 }
 
 function prune(x: unknown, s: SchemaNode | null, path: string, isEmbedded: boolean, out: string[]): void {
-  if (s !== null && s.preserveUnknownFields) {
+  if (s?.preserveUnknownFields) {
     skipPrune(x, s, path, isEmbedded || s.embeddedResource, out);
     return;
   }
   if (isRecord(x)) {
-    const embedded = isEmbedded || (s !== null && s.embeddedResource);
+    const embedded = isEmbedded || s?.embeddedResource;
     for (const k of Object.keys(x)) {
       const v = x[k];
       if (embedded && keepsMeta(k, v)) continue;

@@ -4,8 +4,9 @@
  * items), the Kubernetes extensions and the value validations kube-openapi checks. Compiled once per bundle load;
  * immutable afterwards.
  */
-import { type CompiledPattern, compilePattern } from "./regex.js";
+
 import { supportedStringFormat } from "./formats.js";
+import { type CompiledPattern, compilePattern } from "./regex.js";
 
 export type SchemaType = "" | "object" | "array" | "string" | "integer" | "number" | "boolean";
 
@@ -129,7 +130,12 @@ function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: 
   if (t !== undefined) {
     if (typeof t === "string" && SCHEMA_TYPES.has(t)) node.type = t as SchemaType;
     else if (t === "null") {
-      issues.push({ path: at("type"), message: 'Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"', severity: "error" });
+      issues.push({
+        path: at("type"),
+        message:
+          'Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"',
+        severity: "error",
+      });
     } else {
       issues.push({
         path: at("type"),
@@ -148,7 +154,12 @@ function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: 
   node.intOrString = raw["x-kubernetes-int-or-string"] === true;
   const lt = raw["x-kubernetes-list-type"];
   if (lt === "atomic" || lt === "set" || lt === "map") node.listType = lt;
-  else if (lt !== undefined) issues.push({ path: at("x-kubernetes-list-type"), message: `Unsupported value: ${JSON.stringify(lt)}: supported values: "atomic", "map", "set"`, severity: "error" });
+  else if (lt !== undefined)
+    issues.push({
+      path: at("x-kubernetes-list-type"),
+      message: `Unsupported value: ${JSON.stringify(lt)}: supported values: "atomic", "map", "set"`,
+      severity: "error",
+    });
   const lmk = raw["x-kubernetes-list-map-keys"];
   if (Array.isArray(lmk)) node.listMapKeys = lmk.filter((k): k is string => typeof k === "string");
   const mt = raw["x-kubernetes-map-type"];
@@ -179,7 +190,12 @@ function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: 
   else if (ap === false) node.additionalPropertiesFalse = true;
   const items = raw.items;
   if (isRecord(items)) node.items = convert(items, at("items"), issues, inJunctor);
-  else if (Array.isArray(items)) issues.push({ path: at("items"), message: "Forbidden: items must be a schema object and not an array", severity: "error" });
+  else if (Array.isArray(items))
+    issues.push({
+      path: at("items"),
+      message: "Forbidden: items must be a schema object and not an array",
+      severity: "error",
+    });
 
   node.vv = convertValueValidation(raw, node, at, issues);
   return node;
@@ -241,7 +257,11 @@ function convertValueValidation(
   if (typeof raw.pattern === "string") {
     const compiled = compilePattern(raw.pattern);
     if ("error" in compiled) {
-      issues.push({ path: at("pattern"), message: `Invalid value: ${JSON.stringify(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`, severity: "error" });
+      issues.push({
+        path: at("pattern"),
+        message: `Invalid value: ${JSON.stringify(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`,
+        severity: "error",
+      });
     } else {
       vv.pattern = compiled;
       vv.patternSource = raw.pattern;

@@ -26,14 +26,7 @@ import { checkStringFormat } from "./formats.js";
 import type { SchemaNode } from "./structural.js";
 
 /** kube-openapi error codes that apiextensions maps to distinct field error types. */
-type Code =
-  | "required"
-  | "enum"
-  | "tooLong"
-  | "maxItems"
-  | "maxProperties"
-  | "invalidType"
-  | "other";
+type Code = "required" | "enum" | "tooLong" | "maxItems" | "maxProperties" | "invalidType" | "other";
 
 interface RawError {
   /** A kube-openapi *Validation error (name, value) or a plain Go error (rendered at the field path prefix). */
@@ -157,7 +150,8 @@ function formatFloatF(f: number): string {
   const exp = Number(e);
   const neg = m.startsWith("-");
   const digits = m.replace("-", "").replace(".", "");
-  const point = (m.replace("-", "").indexOf(".") === -1 ? m.replace("-", "").length : m.replace("-", "").indexOf(".")) + exp;
+  const point =
+    (m.replace("-", "").indexOf(".") === -1 ? m.replace("-", "").length : m.replace("-", "").indexOf(".")) + exp;
   let out: string;
   if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
   else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
@@ -173,7 +167,14 @@ const FLOAT32_MAX = 3.4028234663852886e38;
  * kube-openapi IsValueValidAgainstRange: whether a numeric value fits the type/format of the schema. Returns the
  * plain error text, or undefined.
  */
-function rangeError(val: unknown, kind: Kind, typeName: string, format: string, prefix: string, path: string): string | undefined {
+function rangeError(
+  val: unknown,
+  kind: Kind,
+  typeName: string,
+  format: string,
+  prefix: string,
+  path: string,
+): string | undefined {
   const rep = kind === "int" ? numText(val, "int") : formatFloatF(asFloat(val));
   let bad = false;
   if (typeName === "integer") {
@@ -325,7 +326,14 @@ function schemaTypes(node: SchemaNode): string[] {
   return node.type === "" ? [] : [node.type];
 }
 
-function validateNodeInner(node: SchemaNode, data: unknown, path: string, acc: Acc, old: Old, ratcheting: boolean): void {
+function validateNodeInner(
+  node: SchemaNode,
+  data: unknown,
+  path: string,
+  acc: Acc,
+  old: Old,
+  ratcheting: boolean,
+): void {
   const types = schemaTypes(node);
   const vv = node.vv;
   const format = vv?.keptFormat ?? "";
@@ -344,7 +352,10 @@ function validateNodeInner(node: SchemaNode, data: unknown, path: string, acc: A
     acc.count++;
   }
   // 2. junctors (the schemaProps validator always applies)
-  if (vv !== null && (vv.allOf !== undefined || vv.anyOf !== undefined || vv.oneOf !== undefined || vv.not !== undefined)) {
+  if (
+    vv !== null &&
+    (vv.allOf !== undefined || vv.anyOf !== undefined || vv.oneOf !== undefined || vv.not !== undefined)
+  ) {
     junctors(vv.allOf, vv.anyOf, vv.oneOf, vv.not, data, path, acc, old, ratcheting);
   } else {
     acc.count++; // schemaProps Validate: mainResult.Inc()
@@ -489,7 +500,13 @@ function junctors(
       if (best === null || r.count > best.count) best = r;
     }
     if (!succeeded) {
-      main.add({ plain: true, code: "other", name: path, value: "", message: `${goQuote(path)} must validate at least one schema (anyOf)` });
+      main.add({
+        plain: true,
+        code: "other",
+        name: path,
+        value: "",
+        message: `${goQuote(path)} must validate at least one schema (anyOf)`,
+      });
     }
     if (best !== null) main.merge(best);
     else if (firstSuccess !== null) main.merge(firstSuccess);
@@ -546,7 +563,13 @@ function junctors(
     const r = new Acc();
     validateBranch(not, data, path, r, old, ratcheting);
     if (r.errors.length === 0) {
-      main.add({ plain: true, code: "other", name: path, value: "", message: `${goQuote(path)} must not validate the schema (not)` });
+      main.add({
+        plain: true,
+        code: "other",
+        name: path,
+        value: "",
+        message: `${goQuote(path)} must not validate the schema (not)`,
+      });
     }
   }
   main.count++;
@@ -607,7 +630,15 @@ function stringChecks(vv: NonNullable<SchemaNode["vv"]>, data: string, path: str
   }
 }
 
-function numberChecks(node: SchemaNode, types: string[], format: string, data: unknown, kind: Kind, path: string, acc: Acc): void {
+function numberChecks(
+  node: SchemaNode,
+  types: string[],
+  format: string,
+  data: unknown,
+  kind: Kind,
+  path: string,
+  acc: Acc,
+): void {
   const vv = node.vv;
   const typeName = types.length === 1 ? types[0]! : "";
   const checked = rangeError(data, kind, typeName, format, "Checked", path);
@@ -622,7 +653,8 @@ function numberChecks(node: SchemaNode, types: string[], format: string, data: u
     const factorErr = rangeError(factor, kindOf(factor), typeName, format, "MultipleOf", path);
     if (factorErr !== undefined) acc.add({ plain: true, code: "other", name: path, value: "", message: factorErr });
     const native = factorErr === undefined;
-    const err = native && kind === "int" ? multipleOfInt(path, data, factor) : multipleOfFloat(path, f, factor, data, kind);
+    const err =
+      native && kind === "int" ? multipleOfInt(path, data, factor) : multipleOfFloat(path, f, factor, data, kind);
     if (err !== undefined) acc.add(err);
   }
   const bound = (b: number, isMax: boolean, exclusive: boolean) => {
@@ -659,28 +691,58 @@ function boundError(path: string, value: unknown, limit: string, isMax: boolean,
 function multipleOfInt(path: string, data: unknown, factor: number): RawError | undefined {
   const fi = toInt64(factor);
   if (fi < 0n) {
-    return { plain: false, code: "other", name: path, value: fi, message: `factor MultipleOf declared for ${path} must be positive: ${fi}` };
+    return {
+      plain: false,
+      code: "other",
+      name: path,
+      value: fi,
+      message: `factor MultipleOf declared for ${path} must be positive: ${fi}`,
+    };
   }
   if (fi === 0n) {
     // Go panics on integer division by zero; kube-openapi reaches this only for fractional factors below 1,
     // which 1.36 reports as "must be positive: 0" (see spec/k8s-cel-semantics.md section 3).
-    return { plain: false, code: "other", name: path, value: 0, message: `factor MultipleOf declared for ${path} must be positive: 0` };
+    return {
+      plain: false,
+      code: "other",
+      name: path,
+      value: 0,
+      message: `factor MultipleOf declared for ${path} must be positive: 0`,
+    };
   }
   const d = asBigInt(data);
   if ((d / fi) * fi !== d) {
-    return { plain: false, code: "other", name: path, value: data, message: inBody(path, `should be a multiple of ${fi}`) };
+    return {
+      plain: false,
+      code: "other",
+      name: path,
+      value: data,
+      message: inBody(path, `should be a multiple of ${fi}`),
+    };
   }
   return undefined;
 }
 
 function multipleOfFloat(path: string, data: number, factor: number, raw: unknown, kind: Kind): RawError | undefined {
   if (factor < 0) {
-    return { plain: false, code: "other", name: path, value: factor, message: `factor MultipleOf declared for ${path} must be positive: ${goFloat(factor)}` };
+    return {
+      plain: false,
+      code: "other",
+      name: path,
+      value: factor,
+      message: `factor MultipleOf declared for ${path} must be positive: ${goFloat(factor)}`,
+    };
   }
   const mult = factor < 1 ? (1 / factor) * data : data / factor;
   if (!isFloat64AJSONInteger(mult)) {
     void kind;
-    return { plain: false, code: "other", name: path, value: raw, message: inBody(path, `should be a multiple of ${goFloat(factor)}`) };
+    return {
+      plain: false,
+      code: "other",
+      name: path,
+      value: raw,
+      message: inBody(path, `should be a multiple of ${goFloat(factor)}`),
+    };
   }
   return undefined;
 }
@@ -697,7 +759,13 @@ function sliceChecks(node: SchemaNode, arr: unknown[], path: string, acc: Acc, o
   const vv = node.vv;
   if (vv !== null) {
     if (vv.minItems !== undefined && arr.length < vv.minItems) {
-      acc.add({ plain: false, code: "other", name: path, value: arr.length, message: inBody(path, `should have at least ${vv.minItems} items`) });
+      acc.add({
+        plain: false,
+        code: "other",
+        name: path,
+        value: arr.length,
+        message: inBody(path, `should have at least ${vv.minItems} items`),
+      });
     }
     if (vv.maxItems !== undefined && arr.length > vv.maxItems) {
       acc.add({
@@ -713,7 +781,13 @@ function sliceChecks(node: SchemaNode, arr: unknown[], path: string, acc: Acc, o
       outer: for (let i = 0; i < arr.length; i++) {
         for (let j = 0; j < i; j++) {
           if (deepEqualJson(arr[i], arr[j])) {
-            acc.add({ plain: false, code: "other", name: path, value: "", message: inBody(path, "shouldn't contain duplicates") });
+            acc.add({
+              plain: false,
+              code: "other",
+              name: path,
+              value: "",
+              message: inBody(path, "shouldn't contain duplicates"),
+            });
             break outer;
           }
         }
@@ -762,12 +836,25 @@ function goEnumList(values: unknown[]): string {
   return `[${values.map((v) => (typeof v === "string" ? v : goJson(v))).join(" ")}]`;
 }
 
-function objectChecks(node: SchemaNode, obj: Record<string, unknown>, path: string, acc: Acc, old: Old, ratcheting: boolean): void {
+function objectChecks(
+  node: SchemaNode,
+  obj: Record<string, unknown>,
+  path: string,
+  acc: Acc,
+  old: Old,
+  ratcheting: boolean,
+): void {
   const vv = node.vv;
   if (vv !== null && (vv.minProperties !== undefined || vv.maxProperties !== undefined)) {
     const n = Object.keys(obj).length;
     if (vv.minProperties !== undefined && n < vv.minProperties) {
-      acc.add({ plain: false, code: "other", name: path, value: n, message: inBody(path, `should have at least ${vv.minProperties} properties`) });
+      acc.add({
+        plain: false,
+        code: "other",
+        name: path,
+        value: n,
+        message: inBody(path, `should have at least ${vv.minProperties} properties`),
+      });
     }
     if (vv.maxProperties !== undefined && n > vv.maxProperties) {
       acc.add({
@@ -785,13 +872,19 @@ function objectChecks(node: SchemaNode, obj: Record<string, unknown>, path: stri
   if (node.additionalPropertiesFalse) {
     for (const k of Object.keys(obj)) {
       if (props === null || !props.has(k)) {
-        acc.add({ plain: false, code: "other", name: path, value: k, message: `${path}.${k} in body is a forbidden property` });
+        acc.add({
+          plain: false,
+          code: "other",
+          name: path,
+          value: k,
+          message: `${path}.${k} in body is a forbidden property`,
+        });
       }
     }
   } else if (node.additionalProperties !== null) {
     const ap = node.additionalProperties;
     for (const k of Object.keys(obj)) {
-      if (props !== null && props.has(k)) continue;
+      if (props?.has(k)) continue;
       const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
       validateNode(ap, obj[k], `${path}.${k}`, acc, childOld, ratcheting);
     }
@@ -806,7 +899,13 @@ function objectChecks(node: SchemaNode, obj: Record<string, unknown>, path: stri
   if (vv?.required !== undefined) {
     for (const k of vv.required) {
       if (!Object.hasOwn(obj, k)) {
-        acc.add({ plain: false, code: "required", name: `${path}.${k}`, value: undefined, message: inBody(`${path}.${k}`, "is required") });
+        acc.add({
+          plain: false,
+          code: "required",
+          name: `${path}.${k}`,
+          value: undefined,
+          message: inBody(`${path}.${k}`, "is required"),
+        });
       }
     }
   }
@@ -825,7 +924,12 @@ function toFieldError(e: RawError, prefix: string | null, ctx: ErrorContext): Fi
     case "required":
       return required(field, "", c);
     case "enum":
-      return notSupported(field, e.value, (e.values ?? []).map((v) => (typeof v === "string" ? v : goJson(v))), c);
+      return notSupported(
+        field,
+        e.value,
+        (e.values ?? []).map((v) => (typeof v === "string" ? v : goJson(v))),
+        c,
+      );
     case "tooLong":
       return tooLong(field, e.valid ?? -1, c);
     case "maxItems":

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { duplicate, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from "../../../../lib/field/error.js";
+import {
+  duplicate,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+  tooMany,
+  typeInvalid,
+} from "../../../../lib/field/error.js";
 import { aggregateMessage, formatValue, goFloat, goQuote } from "../../../../lib/field/message.js";
 import { childOf, indexOf, keyOf, Path } from "../../../../lib/field/path.js";
 
@@ -7,16 +15,40 @@ const ctx = { source: { kind: "crd" as const, policy: "widgets.demo.tollgate.dev
 
 describe("field error bodies (apimachinery 1.36 wording)", () => {
   it.each([
-    { name: "invalid int", err: invalid("spec.replicas", 11, "spec.replicas in body should be less than or equal to 10", ctx), message: "Invalid value: 11: spec.replicas in body should be less than or equal to 10" },
+    {
+      name: "invalid int",
+      err: invalid("spec.replicas", 11, "spec.replicas in body should be less than or equal to 10", ctx),
+      message: "Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+    },
     { name: "required", err: required("spec", "", ctx), message: "Required value" },
-    { name: "required with detail", err: required("metadata.name", "name or generateName is required", ctx), message: "Required value: name or generateName is required" },
-    { name: "not supported", err: notSupported("spec.color", "x", ["a", "b"], ctx), message: 'Unsupported value: "x": supported values: "a", "b"' },
+    {
+      name: "required with detail",
+      err: required("metadata.name", "name or generateName is required", ctx),
+      message: "Required value: name or generateName is required",
+    },
+    {
+      name: "not supported",
+      err: notSupported("spec.color", "x", ["a", "b"], ctx),
+      message: 'Unsupported value: "x": supported values: "a", "b"',
+    },
     { name: "too long", err: tooLong("spec.name", 5, ctx), message: "Too long: may not be more than 5 bytes" },
     { name: "too long singular", err: tooLong("spec.name", 1, ctx), message: "Too long: may not be more than 1 byte" },
     { name: "too many", err: tooMany("spec.hosts", 4, 3, ctx), message: "Too many: 4: must have at most 3 items" },
-    { name: "duplicate object", err: duplicate("spec.ports[1]", { name: "http" }, ctx), message: 'Duplicate value: {"name":"http"}' },
-    { name: "type invalid", err: typeInvalid("spec.x", "string", 'spec.x in body must be of type integer: "string"', ctx), message: 'Invalid value: "string": spec.x in body must be of type integer: "string"' },
-    { name: "null value", err: invalid(null, null, "some validation rules were not checked", ctx), message: "Invalid value: null: some validation rules were not checked" },
+    {
+      name: "duplicate object",
+      err: duplicate("spec.ports[1]", { name: "http" }, ctx),
+      message: 'Duplicate value: {"name":"http"}',
+    },
+    {
+      name: "type invalid",
+      err: typeInvalid("spec.x", "string", 'spec.x in body must be of type integer: "string"', ctx),
+      message: 'Invalid value: "string": spec.x in body must be of type integer: "string"',
+    },
+    {
+      name: "null value",
+      err: invalid(null, null, "some validation rules were not checked", ctx),
+      message: "Invalid value: null: some validation rules were not checked",
+    },
   ])("$name", ({ err, message }) => {
     expect(err.message).toBe(message);
   });
@@ -33,7 +65,7 @@ describe("value rendering", () => {
     { value: 1e6 + 0.5, text: "1.0000005e+06" },
     { value: 0.00001, text: "1e-05" },
     { value: true, text: "true" },
-    { value: "a\"b", text: '"a\\"b"' },
+    { value: 'a"b', text: '"a\\"b"' },
     { value: 9007199254740993n, text: "9007199254740993" },
     { value: { b: 1, a: "<x>" }, text: '{"a":"\\u003cx\\u003e","b":1}' },
     { value: [1, "a"], text: '[1,"a"]' },
@@ -65,7 +97,9 @@ describe("paths", () => {
 describe("aggregate message", () => {
   it("uses one cause without brackets and collapses identical entries", () => {
     const e = invalid("spec.x", 1, "bad", ctx);
-    expect(aggregateMessage("Widget", "demo.tollgate.dev", "w", [e])).toBe('Widget.demo.tollgate.dev "w" is invalid: spec.x: Invalid value: 1: bad');
+    expect(aggregateMessage("Widget", "demo.tollgate.dev", "w", [e])).toBe(
+      'Widget.demo.tollgate.dev "w" is invalid: spec.x: Invalid value: 1: bad',
+    );
     const f = required("spec.y", "", ctx);
     expect(aggregateMessage("Widget", "demo.tollgate.dev", "w", [e, f, e])).toBe(
       'Widget.demo.tollgate.dev "w" is invalid: [spec.x: Invalid value: 1: bad, spec.y: Required value]',
