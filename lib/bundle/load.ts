@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { parseDocuments } from "../objects/decode.js";
 import { unwrapList } from "../objects/list.js";
+import type { BundleDocument, FamilyPolicy } from "../policy/family.js";
 import { createPolicySet } from "../policy/policy-set.js";
 import type { BundleFile, BundleOptions, PolicyFailure, PolicySet } from "../policy/types.js";
 import { type CompiledCrd, compileCrd } from "../schema/crd.js";
@@ -19,6 +20,7 @@ import {
   parseBundleConfig,
   resolveBundleConfig,
 } from "./config.js";
+import { FAMILY_COMPILERS } from "./families.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -76,14 +78,17 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   const crds = new Map<string, CrdEntry>();
   const duplicates = new Map<string, CrdEntry[]>();
 
+  const compilers = FAMILY_COMPILERS.map((make) => make());
   for (const file of files) {
-    if (file.path.endsWith(".go")) {
-      failures.push({
-        severity: "warning",
-        family: "declarative",
-        file: file.path,
-        message: "declarative validation (+k8s: tags in Go sources) is not supported yet; this file is ignored",
-      });
+    if (!/\.(ya?ml|json)$/i.test(file.path)) {
+      if (!compilers.some((c) => c.claimFile(file))) {
+        failures.push({
+          severity: "warning",
+          family: "config",
+          file: file.path,
+          message: "not a policy file: ignored",
+        });
+      }
       continue;
     }
     for (const doc of parseDocuments(file.content, limits)) {
@@ -99,7 +104,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
       }
       const items = unwrapList(doc.object);
       const objects = items ?? [doc.object];
-      objects.forEach((obj, itemIndex) => {
+      objects.forEach((obj: unknown, itemIndex: number) => {
         const where = items === undefined ? "" : `items[${itemIndex}]`;
         classify(obj, file, doc.document, where);
       });
@@ -138,18 +143,11 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
       config = parseBundleConfig(obj, file.path, document, failures);
       return;
     }
-    if (
-      (apiVersion.startsWith("template.openshift.io/") && kind === "Template") ||
-      (apiVersion.startsWith("kubevirt.io/") && kind === "VirtualMachine")
-    ) {
-      failures.push({
-        ...base,
-        severity: "warning",
-        family: "kubevirt",
-        message: `KubeVirt template validations are not supported yet; ${kind} ignored`,
-      });
-      return;
-    }
+    const offered: BundleDocument =
+      where === ""
+        ? { object: obj, file: file.path, document }
+        : { object: obj, file: file.path, document, item: where };
+    if (compilers.some((c) => c.claimDocument(offered))) return;
     const name = isRecord(obj.metadata) && typeof obj.metadata.name === "string" ? ` "${obj.metadata.name}"` : "";
     failures.push({
       ...base,
@@ -169,7 +167,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
         file: file.path,
         document,
         path: issue.path,
-        message: `${issue.path}: ${issue.message}`,
+        message: issue.message,
       };
       if (crdName !== undefined) f.rule = crdName;
       if (issue.severity === "error" && result.crd !== undefined) {
@@ -209,10 +207,23 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   }
 
   const resolved = resolveBundleConfig(config, options);
+  const families: FamilyPolicy[] = [];
+  for (const c of compilers) {
+    if (!resolved.families[c.family]) continue;
+    try {
+      const r = await c.compile(resolved);
+      failures.push(...r.failures);
+      if (r.policy !== null) families.push(r.policy);
+    } catch (e) {
+      const message = `internal error while compiling the ${c.family} family: ${e instanceof Error ? e.message : String(e)}`;
+      failures.push({ severity: "error", family: c.family, message });
+    }
+  }
   return createPolicySet({
     digest,
     config: resolved,
     crds: [...crds.values()].map((e) => e.crd),
+    families,
     failures,
   });
 }

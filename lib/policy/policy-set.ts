@@ -7,6 +7,7 @@ import { REDACTED, renderBody } from "../field/message.js";
 import { isSecretKind, shouldRedact } from "../field/redact.js";
 import type { CompiledCrd } from "../schema/crd.js";
 import { type CelRunner, unservedVersionError, validateCustomResource } from "./crd-policy.js";
+import type { FamilyPolicy, FamilyRequest } from "./family.js";
 import type { CoveredKind, PolicyFailure, PolicySet, ResolvedBundleConfig, ValidateRequest, Verdict } from "./types.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -30,6 +31,7 @@ export interface PolicySetParts {
   config: ResolvedBundleConfig;
   crds: CompiledCrd[];
   failures: PolicyFailure[];
+  families?: FamilyPolicy[];
   cel?: CelRunner | null;
 }
 
@@ -91,6 +93,8 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       });
     }
   }
+  const families = parts.families ?? [];
+  for (const f of families) kinds.push(...f.kinds);
   const cel = parts.cel ?? null;
   const config = parts.config;
 
@@ -103,6 +107,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       const gv = splitApiVersion(apiVersion);
       if (gv === undefined) return false;
       if (failedKinds.has(`${gv.group}/${gv.version}/${kind}`)) return true;
+      if (families.some((f) => f.covers(gv.group, gv.version, kind))) return true;
       return byGroupKind.has(`${gv.group}/${kind}`);
     },
     validate(req: ValidateRequest): Verdict {
@@ -186,8 +191,44 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       );
       return failurePolicyVerdict(errs);
     }
+    const crdVerdict = validateCrd(req, obj, apiVersion, kind, gv);
+    const secret = isSecretKind(apiVersion, kind);
+    const merged = crdVerdict ?? verdict({ allowed: true, covered: false });
+    for (const f of families) {
+      if (!f.covers(gv.group, gv.version, kind)) continue;
+      const familyReq: FamilyRequest = {
+        operation: req.operation,
+        object: obj,
+        group: gv.group,
+        version: gv.version,
+        kind,
+      };
+      if (isRecord(req.oldObject)) familyReq.oldObject = req.oldObject;
+      if (req.subresource !== undefined && req.subresource !== "")
+        familyReq.subresource = req.subresource.replace(/^\//, "");
+      const r = f.validate(familyReq, { config });
+      if (r === undefined) continue;
+      merged.covered = true;
+      merged.errors.push(...redact(r.errors, secret));
+      merged.warnings.push(...redact(r.warnings, secret));
+      merged.shadowed.push(...redact(r.shadowed, secret));
+      merged.ratcheted.push(...redact(r.ratcheted, secret));
+      for (const w of r.warnings) merged.warningTexts.push(`${w.field}: ${w.message}`);
+      if (r.extraWarningTexts !== undefined) merged.warningTexts.push(...r.extraWarningTexts);
+    }
+    merged.allowed = merged.errors.length === 0;
+    return merged;
+  }
+
+  function validateCrd(
+    req: ValidateRequest,
+    obj: Record<string, unknown>,
+    apiVersion: string,
+    kind: string,
+    gv: { group: string; version: string },
+  ): Verdict | undefined {
     const crd = byGroupKind.get(`${gv.group}/${kind}`);
-    if (crd === undefined || !config.families.crd) return verdict({ allowed: true, covered: false });
+    if (crd === undefined || !config.families.crd) return undefined;
     const ctx: ErrorContext = { source: { kind: "crd", policy: crd.name } };
     const version = crd.versions.get(gv.version);
     if (version === undefined || !version.served) {
