@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
+import { createCelFamily } from "../cel/runner.js";
 import { parseDocuments } from "../objects/decode.js";
 import { unwrapList } from "../objects/list.js";
 import type { BundleDocument, FamilyPolicy } from "../policy/family.js";
@@ -79,6 +80,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   const duplicates = new Map<string, CrdEntry[]>();
 
   const compilers = FAMILY_COMPILERS.map((make) => make());
+  const cel = createCelFamily();
   for (const file of files) {
     if (!/\.(ya?ml|json)$/i.test(file.path)) {
       if (!compilers.some((c) => c.claimFile(file))) {
@@ -158,7 +160,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   }
 
   function addCrd(obj: Record<string, unknown>, file: BundleFile, document: number): void {
-    const result = compileCrd(obj);
+    const result = compileCrd(obj, cel.compileVersion);
     const crdName = isRecord(obj.metadata) && typeof obj.metadata.name === "string" ? obj.metadata.name : undefined;
     for (const issue of result.issues) {
       const f: PolicyFailure = {
@@ -224,6 +226,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     config: resolved,
     crds: [...crds.values()].map((e) => e.crd),
     families,
+    cel: cel.runner,
     failures,
   });
 }

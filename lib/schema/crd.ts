@@ -136,8 +136,11 @@ export function compareKubeAwareVersion(a: string, b: string): number {
   return pa.minor - pb.minor;
 }
 
+/** A further compile step per served version (the CEL family), with issues relative to openAPIV3Schema. */
+export type VersionCompiler = (version: CompiledCrdVersion, issues: CompileIssue[]) => void;
+
 /** Compiles one decoded CRD document. Never throws. */
-export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
+export function compileCrd(doc: Record<string, unknown>, extra?: VersionCompiler): CrdCompileResult {
   const issues: CrdCompileResult["issues"] = [];
   const err = (path: string, message: string, versions?: string[]) => {
     const i: CrdCompileResult["issues"][number] = { path, message, severity: "error" };
@@ -240,6 +243,23 @@ export function compileCrd(doc: Record<string, unknown>): CrdCompileResult {
       celRuleCount: counts.cel,
       openAPIRuleCount: counts.openapi,
     };
+    if (extra !== undefined && schema !== null) {
+      const hasSchemaErrors = issues.some(
+        (x) => x.severity === "error" && (x.versions === undefined || x.versions.includes(vname)),
+      );
+      if (!hasSchemaErrors) {
+        const local: CompileIssue[] = [];
+        extra(compiled, local);
+        const reported = allSame && i > 0;
+        if (!reported) {
+          for (const li of local) {
+            const full = li.path === "" ? base : `${base}.${li.path}`;
+            const vs = allSame ? versionInfo.map((x) => x.name) : [vname];
+            issues.push({ path: full, message: li.message, severity: li.severity, versions: vs });
+          }
+        }
+      }
+    }
     if (compiled.deprecated) {
       compiled.deprecationWarning =
         str(v.deprecationWarning) ?? defaultDeprecationWarning(group, vname, kind, versionInfo);

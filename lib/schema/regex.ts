@@ -22,6 +22,10 @@ export interface CompiledPattern {
   readonly source: string;
   /** Whether `value` contains a match (Go `regexp.MatchString`: unanchored). */
   test(value: string): boolean;
+  /** The leftmost match (Go `FindString`), or undefined. */
+  find(value: string): string | undefined;
+  /** Every successive non-overlapping match (Go `FindAllString(s, -1)`). */
+  findAll(value: string): string[];
 }
 
 /** A pattern that does not compile, with Go's error text. */
@@ -76,5 +80,15 @@ function compileUncached(source: string): CompiledPattern | PatternError {
   return {
     source,
     test: (value: string) => re.test(value),
+    find: (value: string) => {
+      const m = re.matcher(value);
+      return m.find() ? (m.group() ?? "") : undefined;
+    },
+    findAll: (value: string) => {
+      const m = re.matcher(value);
+      const out: string[] = [];
+      while (m.find()) out.push(m.group() ?? "");
+      return out;
+    },
   };
 }

@@ -1,0 +1,232 @@
+/**
+ * Evaluates the compiled CEL rules of a CRD version on one object (apiextensions-apiserver
+ * pkg/apiserver/schema/cel/validation.go): every non-null value a rule's schema node applies to, rules in
+ * declaration order then children; transition rules only with a correlated old value (or always with
+ * optionalOldSelf); failures rendered with message/messageExpression/reason/fieldPath; runtime errors with the
+ * schema type; failures of rules without oldSelf on unchanged values ratcheted into warnings.
+ * See spec/k8s-cel-semantics.md §4–§5 and §8.
+ */
+import {
+  type ErrorContext,
+  type FieldError,
+  type FieldErrorType,
+  invalid,
+  OMIT_VALUE,
+  withType,
+} from "../field/error.js";
+import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import type { SchemaNode } from "../schema/structural.js";
+import { correlatedEqual, deepEqualJson } from "../schema/validate.js";
+import type { CelVersionProgram, CompiledRule, NodeRules } from "./compile.js";
+import { EvaluationError, Optional } from "./engine.js";
+
+const NO_OLD: unique symbol = Symbol("no-old");
+type Old = unknown | typeof NO_OLD;
+
+const MAX_MESSAGE_EXPRESSION_BYTES = 5120;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export interface CelOutcome {
+  errors: FieldError[];
+  warnings: FieldError[];
+}
+
+/** Evaluates every rule of `program` on `object` (with `oldObject` on UPDATE). */
+export function evaluateCelRules(
+  program: CelVersionProgram,
+  root: SchemaNode,
+  object: Record<string, unknown>,
+  oldObject: Record<string, unknown> | undefined,
+  ctx: ErrorContext,
+): CelOutcome {
+  const out: CelOutcome = { errors: [], warnings: [] };
+  if (program.ruleCount === 0) return out;
+  walk(program, root, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out);
+  return out;
+}
+
+function correlateListMapItem(node: SchemaNode, item: unknown, oldList: unknown): Old {
+  if (!Array.isArray(oldList) || !isRecord(item)) return NO_OLD;
+  const keys = node.listMapKeys ?? [];
+  for (const o of oldList) {
+    if (!isRecord(o)) continue;
+    if (keys.every((k) => deepEqualJson(item[k], o[k]))) return o;
+  }
+  return NO_OLD;
+}
+
+function walk(
+  program: CelVersionProgram,
+  node: SchemaNode,
+  value: unknown,
+  old: Old,
+  path: Path | null,
+  ancestorUnchanged: boolean,
+  ctx: ErrorContext,
+  out: CelOutcome,
+): void {
+  if (value === null || value === undefined || !program.relevant.has(node)) return;
+  const correlated = old !== NO_OLD && old !== null && old !== undefined;
+  const unchanged = correlated ? correlatedEqual(node, value, old) : ancestorUnchanged;
+  const rules = program.nodes.get(node);
+  if (rules !== undefined && rules.rules.length > 0) {
+    evaluateNode(rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out);
+  }
+  if (isRecord(value)) {
+    const oldObj = correlated && isRecord(old) ? old : null;
+    if (node.properties !== null) {
+      for (const [name, sub] of node.properties) {
+        if (!Object.hasOwn(value, name) || !program.relevant.has(sub)) continue;
+        const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
+        walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out);
+      }
+    }
+    const ap = node.additionalProperties;
+    if (ap !== null && program.relevant.has(ap)) {
+      for (const k of Object.keys(value)) {
+        if (node.properties?.has(k) === true) continue;
+        const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
+        walk(program, ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out);
+      }
+    }
+  } else if (Array.isArray(value) && node.items !== null && program.relevant.has(node.items)) {
+    const isMapList = node.listType === "map";
+    for (let i = 0; i < value.length; i++) {
+      const itemOld: Old = correlated && isMapList ? correlateListMapItem(node, value[i], old) : NO_OLD;
+      // Items that cannot be correlated ratchet with the nearest correlatable ancestor (this list).
+      walk(program, node.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out);
+    }
+  }
+}
+
+function evaluateNode(
+  rules: NodeRules,
+  value: unknown,
+  old: Old,
+  path: Path | null,
+  unchanged: boolean,
+  ctx: ErrorContext,
+  out: CelOutcome,
+): void {
+  const self = rules.selfType.convert(value);
+  let oldSelf: unknown;
+  const hasOld = old !== NO_OLD;
+  if (hasOld) oldSelf = rules.selfType.convert(old);
+  const isScalar = !isRecord(value) && !Array.isArray(value);
+  for (const rule of rules.rules) {
+    if (rule.usesOldSelf && !rule.optionalOldSelf && !hasOld) continue;
+    const activation: Record<string, unknown> = { self };
+    if (rule.usesOldSelf) {
+      activation.oldSelf = rule.optionalOldSelf ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : oldSelf;
+    }
+    let result: unknown;
+    try {
+      result = rule.program(activation);
+    } catch (e) {
+      out.errors.push(runtimeError(e, rule, rules, path, ctx));
+      continue;
+    }
+    if (result === true) continue;
+    const err = failure(rule, activation, hasOld ? oldSelf : undefined, value, isScalar, path, ctx);
+    if (!rule.usesOldSelf && unchanged) {
+      const w = { ...err, severity: "warning" as const };
+      out.warnings.push(w);
+    } else {
+      out.errors.push(err);
+    }
+  }
+}
+
+function fieldText(path: Path | null, fieldPath: string | undefined): string | null {
+  const base = path === null ? null : path.toString();
+  if (fieldPath === undefined) return base;
+  if (base === null) return fieldPath;
+  return fieldPath.startsWith("[") ? `${base}${fieldPath}` : `${base}.${fieldPath}`;
+}
+
+function failure(
+  rule: CompiledRule,
+  activation: Record<string, unknown>,
+  oldSelf: unknown,
+  value: unknown,
+  isScalar: boolean,
+  path: Path | null,
+  ctx: ErrorContext,
+): FieldError {
+  let detail = rule.staticMessage;
+  if (rule.messageProgram !== undefined) {
+    const msgActivation: Record<string, unknown> = { self: activation.self };
+    // Quirk: an optionalOldSelf rule's messageExpression is evaluated with the plain binding.
+    if (rule.optionalOldSelf) {
+      if (oldSelf !== undefined) msgActivation.oldSelf = oldSelf;
+    } else if (activation.oldSelf !== undefined) msgActivation.oldSelf = activation.oldSelf;
+    try {
+      const m = rule.messageProgram(msgActivation);
+      if (typeof m === "string") {
+        const t = m.trim();
+        if (t !== "" && !t.includes("\n") && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES) detail = t;
+      }
+    } catch {
+      // falls back to the static message, as the API server does (it only logs the error)
+    }
+  }
+  const field = fieldText(path, rule.fieldPath);
+  const shown = isScalar ? value : OMIT_VALUE;
+  const c: ErrorContext = { ...ctx, source: { ...ctx.source, rule: rule.source.rule }, origin: "cel" };
+  const type: FieldErrorType = rule.reasonType;
+  if (type === "FieldValueDuplicate") return withType(type, field, shown, "", c);
+  return withType(type, field, shown, detail, c);
+}
+
+/** cel-go's text for an engine runtime error. */
+function celErrorText(e: unknown): { text: string; noSuchOverload: boolean } {
+  if (e instanceof EvaluationError) {
+    const summary = e.summary ?? e.message;
+    switch (e.code) {
+      case "no_such_key": {
+        const m = /^No such key: (.*)$/i.exec(summary);
+        return { text: `no such key: ${m?.[1] ?? summary}`, noSuchOverload: false };
+      }
+      case "index_out_of_bounds": {
+        const m = /index (-?\d+)/.exec(summary);
+        return { text: `index out of bounds: ${m?.[1] ?? summary}`, noSuchOverload: false };
+      }
+      case "division_by_zero":
+        return { text: "division by zero", noSuchOverload: false };
+      case "modulo_by_zero":
+        return { text: "modulus by zero", noSuchOverload: false };
+      case "numeric_overflow":
+        return { text: "integer overflow", noSuchOverload: false };
+      case "optional_value_missing":
+        return { text: "optional.none() dereference", noSuchOverload: false };
+      case "no_such_overload":
+      case "no_matching_overload":
+      case "field_type_mismatch":
+      case "invalid_logical_operand":
+        return { text: "no such overload", noSuchOverload: true };
+      default:
+        return { text: summary, noSuchOverload: false };
+    }
+  }
+  return { text: e instanceof Error ? e.message : String(e), noSuchOverload: false };
+}
+
+function runtimeError(
+  e: unknown,
+  rule: CompiledRule,
+  rules: NodeRules,
+  path: Path | null,
+  ctx: ErrorContext,
+): FieldError {
+  const { text, noSuchOverload } = celErrorText(e);
+  const c: ErrorContext = { ...ctx, source: { ...ctx.source, rule: rule.source.rule }, origin: "cel" };
+  const detail = noSuchOverload
+    ? `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${rule.ruleErrorString}`
+    : `${text} evaluating rule: ${rule.ruleErrorString}`;
+  const err = invalid(path, rules.selfType.schemaTypeName, detail, c);
+  err.evaluationError = true;
+  return err;
+}

@@ -1,0 +1,223 @@
+/**
+ * The Kubernetes CEL environment (apiserver pkg/cel/environment/base.go at compatibility version 1.35, evaluated
+ * with everything a 1.36 binary knows): the base CEL language of the engine, with tollgate's Go-exact versions of
+ * the built-ins the engine gets wrong (RE2 `matches`, ASCII-only case mapping, Go `TrimSpace`), and the Kubernetes
+ * libraries (regex find/findAll, lists, strings extension additions). See spec/k8s-cel-semantics.md §9.
+ */
+import { compilePattern } from "../schema/regex.js";
+import { type Environment, EvaluationError, newEnvironment } from "./engine.js";
+
+/** Built-in methods renamed to tollgate's versions before the type check. */
+export const METHOD_RENAMES: Readonly<Record<string, string>> = Object.freeze({
+  matches: "__re2matches",
+  lowerAscii: "__lowerAscii",
+  upperAscii: "__upperAscii",
+  trim: "__trim",
+  "global:matches": "__re2matchesFn",
+});
+
+/** A CEL runtime error with cel-go's text. */
+export function celError(message: string): EvaluationError {
+  return new EvaluationError(message);
+}
+
+function regex(pattern: string) {
+  const c = compilePattern(pattern);
+  if ("error" in c) throw celError(c.error);
+  return c;
+}
+
+/** Compiles a literal regular expression at rule-compile time (an error message when it does not compile). */
+export function checkLiteralPattern(pattern: string): string | undefined {
+  const c = compilePattern(pattern);
+  return "error" in c ? c.error : undefined;
+}
+
+function lowerAscii(s: string): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : s[i];
+  }
+  return out;
+}
+
+function upperAscii(s: string): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += c >= 0x61 && c <= 0x7a ? String.fromCharCode(c - 32) : s[i];
+  }
+  return out;
+}
+
+/** Go unicode.IsSpace. */
+function isGoSpace(c: number): boolean {
+  switch (c) {
+    case 0x09:
+    case 0x0a:
+    case 0x0b:
+    case 0x0c:
+    case 0x0d:
+    case 0x20:
+    case 0x85:
+    case 0xa0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202f:
+    case 0x205f:
+    case 0x3000:
+      return true;
+    default:
+      return c >= 0x2000 && c <= 0x200a;
+  }
+}
+
+/** Go strings.TrimSpace. */
+function trimSpace(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
+  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+/** strings extension `charAt`: the code point at an index; the empty string at the end. */
+function charAt(s: string, i: bigint): string {
+  const cps = codePoints(s);
+  const n = Number(i);
+  if (n < 0 || n > cps.length) throw celError(`index out of range: ${i}`);
+  return n === cps.length ? "" : cps[n]!;
+}
+
+function replaceN(s: string, from: string, to: string, n: bigint): string {
+  if (n === 0n) return s;
+  if (n < 0n) return s.split(from).join(to);
+  let out = "";
+  let rest = s;
+  let count = 0n;
+  while (count < n) {
+    const i = rest.indexOf(from);
+    if (i === -1) break;
+    out += rest.slice(0, i) + to;
+    rest = rest.slice(i + from.length);
+    if (from === "") {
+      if (rest.length === 0) break;
+      out += rest[0];
+      rest = rest.slice(1);
+    }
+    count++;
+  }
+  return out + rest;
+}
+
+function findAll(s: string, pattern: string, limit: bigint): string[] {
+  const re = regex(pattern);
+  const out: string[] = [];
+  if (limit === 0n) return out;
+  for (const m of re.findAll(s)) {
+    out.push(m);
+    if (limit > 0n && BigInt(out.length) >= limit) break;
+  }
+  return out;
+}
+
+type Cmp = (a: unknown, b: unknown) => number;
+
+function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === "bigint" && typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "boolean" && typeof b === "boolean") return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  const av = Number(a as number);
+  const bv = Number(b as number);
+  return av < bv ? -1 : av > bv ? 1 : 0;
+}
+
+function isSorted(l: unknown[], cmp: Cmp = compareValues): boolean {
+  for (let i = 1; i < l.length; i++) if (cmp(l[i - 1], l[i]) > 0) return false;
+  return true;
+}
+
+function extremum(name: "min" | "max", l: unknown[]): unknown {
+  if (l.length === 0) throw celError(`${name} called on empty list`);
+  let best = l[0];
+  for (const x of l) {
+    const c = compareValues(x, best);
+    if ((name === "min" && c < 0) || (name === "max" && c > 0)) best = x;
+  }
+  return best;
+}
+
+const ELEMENT_TYPES = [
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "google.protobuf.Duration",
+  "google.protobuf.Timestamp",
+];
+
+/** `has()` on an arbitrary operand (see compile.ts rewriteHas). */
+function hasField(target: unknown, field: string): boolean {
+  if (target instanceof Map) return target.has(field);
+  if (typeof target === "object" && target !== null) return Object.hasOwn(target, field);
+  throw celError("no such overload");
+}
+
+/** Go's time.Time.Format(time.RFC3339Nano) in UTC, as cel-go prints `string(timestamp)`. */
+function timestampString(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/\.000Z$/, "Z")
+    .replace(/(\.\d*?)0+Z$/, "$1Z");
+}
+
+function registerLibrary(env: Environment): void {
+  env.registerFunction("__has(dyn, string): bool", (t: unknown, f: string) => hasField(t, f));
+  env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (d: Date) => d);
+  env.registerFunction("string(google.protobuf.Timestamp): string", (d: Date) => timestampString(d));
+  env.registerFunction("string.__re2matches(string): bool", (s: string, p: string) => regex(p).test(s));
+  env.registerFunction("__re2matchesFn(string, string): bool", (s: string, p: string) => regex(p).test(s));
+  env.registerFunction("string.find(string): string", (s: string, p: string) => regex(p).find(s) ?? "");
+  env.registerFunction("string.findAll(string): list<string>", (s: string, p: string) => findAll(s, p, -1n));
+  env.registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) =>
+    findAll(s, p, n),
+  );
+  env.registerFunction("string.__lowerAscii(): string", (s: string) => lowerAscii(s));
+  env.registerFunction("string.__upperAscii(): string", (s: string) => upperAscii(s));
+  env.registerFunction("string.__trim(): string", (s: string) => trimSpace(s));
+  env.registerFunction("string.charAt(int): string", (s: string, i: bigint) => charAt(s, i));
+  env.registerFunction("string.replace(string, string): string", (s: string, a: string, b: string) =>
+    replaceN(s, a, b, -1n),
+  );
+  env.registerFunction("string.replace(string, string, int): string", (s: string, a: string, b: string, n: bigint) =>
+    replaceN(s, a, b, n),
+  );
+  for (const t of ELEMENT_TYPES) {
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => isSorted(l));
+    env.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown[]) => extremum("min", l));
+    env.registerFunction(`list<${t}>.max(): ${t}`, (l: unknown[]) => extremum("max", l));
+  }
+  env.registerFunction("list<int>.sum(): int", (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
+  env.registerFunction("list<double>.sum(): double", (l: number[]) => l.reduce((a, b) => a + b, 0));
+}
+
+let base: Environment | undefined;
+
+/** The shared base environment with the Kubernetes library registered (frozen by its first clone). */
+export function kubernetesBaseEnvironment(): Environment {
+  if (base === undefined) {
+    base = newEnvironment();
+    registerLibrary(base);
+  }
+  return base;
+}

@@ -1,0 +1,316 @@
+/**
+ * CEL types of a CRD version's structural schema, and lazy conversion of JSON values to CEL values
+ * (apiserver pkg/cel/common UnstructuredToVal): integers as CEL int (bigint), numbers as double, date/date-time
+ * as timestamp, duration as duration, byte as bytes, int-or-string as dyn, objects with properties (and the resource
+ * root and embedded resources) as struct types whose fields convert when read, maps (additionalProperties) as
+ * map(string, V), arrays as lists tagged with their list type. Null-valued properties are absent.
+ * See spec/k8s-cel-semantics.md §4 "Where rules run and what self is".
+ */
+import { GoFloat } from "../field/message.js";
+import type { SchemaNode } from "../schema/structural.js";
+import { deepEqualJson } from "../schema/validate.js";
+import { Duration, type Environment } from "./engine.js";
+import { escapedNames } from "./escape.js";
+
+/** A CEL type of a schema node, with the conversion of its JSON values. */
+export interface CelType {
+  /** The engine's type name: `int`, `list<string>`, `map<string, k8s.t3>`, `k8s.t3`, `dyn`... */
+  readonly name: string;
+  /** The schema type name printed in runtime error messages (`object`, `string`, `""` for int-or-string). */
+  readonly schemaTypeName: string;
+  convert(raw: unknown): unknown;
+}
+
+/** List types of converted arrays, for Kubernetes list-type equality and concatenation. */
+export const LIST_TYPES = new WeakMap<unknown[], { listType: "set" | "map"; keys: string[] }>();
+
+/** The JSON object under a struct value. */
+export const RAW = Symbol("raw");
+
+/** Struct values: a Map subclass (the engine reads message fields through get()), converting fields lazily. */
+export class StructValue extends Map<string, unknown> {
+  readonly [RAW]: Record<string, unknown>;
+  constructor(raw: Record<string, unknown>) {
+    super();
+    this[RAW] = raw;
+  }
+}
+
+interface FieldEntry {
+  raw: string;
+  type: CelType;
+  memo: boolean;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof GoFloat);
+}
+
+function toBigInt(v: unknown): unknown {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+  return v;
+}
+
+function toDouble(v: unknown): unknown {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof GoFloat) return v.value;
+  return v;
+}
+
+/** Go time.ParseDuration (plus the integer "0"), into a CEL duration. Returns undefined when it does not parse. */
+export function parseGoDuration(s: string): Duration | undefined {
+  const units: Record<string, bigint> = {
+    ns: 1n,
+    us: 1000n,
+    µs: 1000n,
+    μs: 1000n,
+    ms: 1_000_000n,
+    s: 1_000_000_000n,
+    m: 60_000_000_000n,
+    h: 3_600_000_000_000n,
+  };
+  let i = 0;
+  let neg = false;
+  if (s[0] === "-" || s[0] === "+") {
+    neg = s[0] === "-";
+    i = 1;
+  }
+  if (s.slice(i) === "0") return new Duration(0, 0);
+  if (i >= s.length) return undefined;
+  let total = 0n;
+  while (i < s.length) {
+    let intPart = "";
+    while (i < s.length && s[i]! >= "0" && s[i]! <= "9") intPart += s[i++];
+    let frac = "";
+    if (s[i] === ".") {
+      i++;
+      while (i < s.length && s[i]! >= "0" && s[i]! <= "9") frac += s[i++];
+    }
+    if (intPart === "" && frac === "") return undefined;
+    let unit = "";
+    while (i < s.length && !(s[i]! >= "0" && s[i]! <= "9") && s[i] !== ".") unit += s[i++];
+    const mult = units[unit];
+    if (mult === undefined) return undefined;
+    total += BigInt(intPart || "0") * mult;
+    if (frac !== "") total += (BigInt(frac) * mult) / 10n ** BigInt(frac.length);
+  }
+  if (neg) total = -total;
+  const seconds = total / 1_000_000_000n;
+  const nanos = Number(total % 1_000_000_000n);
+  return new Duration(seconds, nanos);
+}
+
+function base64ToBytes(s: string): unknown {
+  return Uint8Array.from(Buffer.from(s, "base64"));
+}
+
+/** Builds and registers the CEL types of one CRD version's schema in one engine environment. */
+export class CelTypeRegistry {
+  private readonly byNode = new Map<SchemaNode, CelType | null>();
+  private readonly rootTypes = new Map<SchemaNode, CelType>();
+  private counter = 0;
+  private metaType: CelType | undefined;
+
+  constructor(
+    private readonly env: Environment,
+    private readonly prefix: string,
+  ) {}
+
+  /** The type of `self` at a node; the resource root and embedded resources get apiVersion/kind/metadata. */
+  typeOf(node: SchemaNode, isRoot = false): CelType | null {
+    if (isRoot) {
+      const cached = this.rootTypes.get(node);
+      if (cached !== undefined) return cached;
+      const t = this.structType(node, true);
+      this.rootTypes.set(node, t);
+      return t;
+    }
+    if (this.byNode.has(node)) return this.byNode.get(node)!;
+    // Put a placeholder first for recursive schemas.
+    this.byNode.set(node, null);
+    const t = this.build(node);
+    this.byNode.set(node, t);
+    return t;
+  }
+
+  private build(node: SchemaNode): CelType | null {
+    if (node.intOrString) {
+      return { name: "dyn", schemaTypeName: "", convert: toBigInt };
+    }
+    if (node.embeddedResource && node.type === "object") return this.structType(node, true);
+    switch (node.type) {
+      case "integer":
+        return { name: "int", schemaTypeName: "integer", convert: toBigInt };
+      case "number":
+        return { name: "double", schemaTypeName: "number", convert: toDouble };
+      case "boolean":
+        return { name: "bool", schemaTypeName: "boolean", convert: (v) => v };
+      case "string":
+        return this.stringType(node);
+      case "array": {
+        if (node.items === null) return null;
+        const item = this.typeOf(node.items);
+        if (item === null) return null;
+        const listType = node.listType === "set" || node.listType === "map" ? node.listType : undefined;
+        const keys = node.listMapKeys ?? [];
+        return {
+          name: `list<${item.name}>`,
+          schemaTypeName: "array",
+          convert: (raw) => {
+            if (!Array.isArray(raw)) return raw;
+            const out = raw.map((x) => (x === null ? null : item.convert(x)));
+            if (listType !== undefined) LIST_TYPES.set(out, { listType, keys });
+            return out;
+          },
+        };
+      }
+      case "object": {
+        if (node.additionalProperties !== null && (node.properties === null || node.properties.size === 0)) {
+          const value = this.typeOf(node.additionalProperties);
+          if (value === null) return null;
+          const nullable = node.additionalProperties.nullable;
+          const valueName = nullable ? "dyn" : value.name;
+          return {
+            name: `map<string, ${valueName}>`,
+            schemaTypeName: "object",
+            convert: (raw) => {
+              if (!isRecord(raw)) return raw;
+              const m = new Map<string, unknown>();
+              for (const k of Object.keys(raw)) {
+                const v = raw[k];
+                m.set(k, v === null ? null : value.convert(v));
+              }
+              return m;
+            },
+          };
+        }
+        return this.structType(node, false);
+      }
+      default:
+        return null;
+    }
+  }
+
+  private stringType(node: SchemaNode): CelType {
+    const f = node.vv?.format;
+    if (f === "datetime" || f === "date") {
+      return {
+        name: "google.protobuf.Timestamp",
+        schemaTypeName: "string",
+        convert: (v) => {
+          if (typeof v !== "string") return v;
+          const d = new Date(f === "date" ? `${v}T00:00:00Z` : v);
+          return Number.isNaN(d.getTime()) ? v : d;
+        },
+      };
+    }
+    if (f === "duration") {
+      return {
+        name: "google.protobuf.Duration",
+        schemaTypeName: "string",
+        convert: (v) => (typeof v === "string" ? (parseGoDuration(v) ?? v) : v),
+      };
+    }
+    if (f === "byte") {
+      return {
+        name: "bytes",
+        schemaTypeName: "string",
+        convert: (v) => (typeof v === "string" ? base64ToBytes(v) : v),
+      };
+    }
+    return { name: "string", schemaTypeName: "string", convert: (v) => v };
+  }
+
+  private metadataType(): CelType {
+    if (this.metaType !== undefined) return this.metaType;
+    const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
+    const fields = new Map<string, FieldEntry>([
+      ["name", { raw: "name", type: str, memo: false }],
+      ["generateName", { raw: "generateName", type: str, memo: false }],
+    ]);
+    this.metaType = this.register(`${this.prefix}meta`, fields);
+    return this.metaType;
+  }
+
+  private structType(node: SchemaNode, withResourceMeta: boolean): CelType {
+    const name = `${this.prefix}t${this.counter++}`;
+    const fields = new Map<string, FieldEntry>();
+    // Register the name before resolving fields, so recursive schemas refer to it.
+    const placeholder: CelType = { name, schemaTypeName: "object", convert: (v) => v };
+    if (!withResourceMeta) this.byNode.set(node, placeholder);
+    const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
+    if (withResourceMeta) {
+      fields.set("apiVersion", { raw: "apiVersion", type: str, memo: false });
+      fields.set("kind", { raw: "kind", type: str, memo: false });
+      fields.set("metadata", { raw: "metadata", type: this.metadataType(), memo: true });
+    }
+    if (node.properties !== null) {
+      for (const [prop, sub] of node.properties) {
+        if (withResourceMeta && (prop === "apiVersion" || prop === "kind" || prop === "metadata")) continue;
+        const t = this.typeOf(sub);
+        if (t === null) continue;
+        const memo = t.name.startsWith("list<") || t.name.startsWith("map<") || t.name.startsWith(this.prefix);
+        for (const cel of escapedNames(prop)) fields.set(cel, { raw: prop, type: t, memo });
+      }
+    }
+    const t = this.register(name, fields);
+    if (!withResourceMeta) this.byNode.set(node, t);
+    Object.assign(placeholder, t);
+    return t;
+  }
+
+  private register(name: string, fields: Map<string, FieldEntry>): CelType {
+    class Struct extends StructValue {
+      private memo: Record<string, unknown> | undefined;
+      override get(k: string): unknown {
+        const f = fields.get(k);
+        if (f === undefined) return undefined;
+        if (f.memo && this.memo !== undefined && k in this.memo) return this.memo[k];
+        const raw = this[RAW];
+        if (!Object.hasOwn(raw, f.raw)) return undefined;
+        const v = raw[f.raw];
+        if (v === null || v === undefined) return undefined;
+        const c = f.type.convert(v);
+        if (f.memo) {
+          this.memo ??= Object.create(null) as Record<string, unknown>;
+          this.memo[k] = c;
+        }
+        return c;
+      }
+      override has(k: string): boolean {
+        const f = fields.get(k);
+        if (f === undefined) return false;
+        const raw = this[RAW];
+        return Object.hasOwn(raw, f.raw) && raw[f.raw] !== null && raw[f.raw] !== undefined;
+      }
+    }
+    const fieldTypes: Record<string, string> = {};
+    for (const [cel, f] of fields) fieldTypes[cel] = f.type.name;
+    this.env.registerType(name, { ctor: Struct, fields: fieldTypes });
+    this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => structEqual(a, b));
+    return {
+      name,
+      schemaTypeName: "object",
+      convert: (raw) => (isRecord(raw) ? new Struct(raw) : raw),
+    };
+  }
+}
+
+/** Struct equality compares the raw objects, with null-valued properties treated as absent. */
+function structEqual(a: unknown, b: unknown): boolean {
+  if (!(a instanceof StructValue) || !(b instanceof StructValue)) return a === b;
+  return deepEqualJson(withoutNulls(a[RAW]), withoutNulls(b[RAW]));
+}
+
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(o)) {
+    if (o[k] === null) {
+      out ??= { ...o };
+      delete out[k];
+    }
+  }
+  return out ?? o;
+}
