@@ -7,7 +7,14 @@
  */
 import type { FieldErrorType } from "../field/error.js";
 import type { CompileIssue, SchemaNode, ValidationRule } from "../schema/structural.js";
-import { type ASTNode, type Environment, type ParseResult, referencesIdentifier, renameMethodCalls } from "./engine.js";
+import {
+  type ASTNode,
+  applyCelGoLogicalOperators,
+  type Environment,
+  type ParseResult,
+  referencesIdentifier,
+  renameMethodCalls,
+} from "./engine.js";
 import { checkLiteralPattern, kubernetesBaseEnvironment, METHOD_RENAMES } from "./library.js";
 import { type CelType, CelTypeRegistry } from "./types.js";
 
@@ -241,8 +248,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
       if (rule.message !== undefined && rule.message.trim() === "" && rule.messageExpression === undefined) {
         fail("message", "Invalid value: must be non-empty if specified");
       }
-      if (rule.message !== undefined && rule.message.includes("\n"))
-        fail("message", "Invalid value: must not contain line breaks");
+      if (rule.message?.includes("\n")) fail("message", "Invalid value: must not contain line breaks");
       const reasonType = rule.reason === undefined ? "FieldValueInvalid" : REASONS[rule.reason];
       if (reasonType === undefined) {
         fail(
@@ -299,6 +305,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
         fail("rule", `Invalid value: ${ruleJson(rule)}: cel expression must evaluate to a bool`);
         return;
       }
+      applyCelGoLogicalOperators(program.ast);
       const usesOldSelf = referencesIdentifier(program.ast, "oldSelf");
       if (rule.optionalOldSelf === true && !usesOldSelf) {
         fail("optionalOldSelf", "Invalid value: true: may not be set if oldSelf is not used in rule");
@@ -337,6 +344,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
                 `Invalid value: ${ruleJson(rule)}: messageExpression must evaluate to a string`,
               );
             } else {
+              applyCelGoLogicalOperators(mp.ast);
               c.messageProgram = mp;
             }
           } catch (err) {

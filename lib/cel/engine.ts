@@ -43,7 +43,7 @@ export function astChildren(node: ASTNode): ASTNode[] {
     case "list":
       return [...(a as ASTNode[])];
     case "map":
-      return (a as [ASTNode, ASTNode][]).flatMap(([k, v]) => [k, v]);
+      return (a as [ASTNode, ASTNode][]).flat();
     case "!_":
     case "-_":
       return [a as ASTNode];
@@ -82,4 +82,103 @@ export function checkedTypeName(node: ASTNode): string | undefined {
   const t = (node as unknown as { checkedType?: { name?: string } | string }).checkedType;
   if (t === undefined) return undefined;
   return typeof t === "string" ? t : t.name;
+}
+
+type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown };
+type NodeEvaluate = (ev: Evaluator, ast: ASTNode, ctx: unknown) => unknown;
+
+function logicalError(v: unknown): Error {
+  if (v instanceof Error) return v;
+  return new EvaluationError({ code: "no_such_overload", message: "no such overload" });
+}
+
+/**
+ * cel-go's `||` and `&&` (interpreter evalOr/evalAnd): both sides are evaluated unless the left one decides, an
+ * error on one side is absorbed when the other side decides, and when both fail the **left** error is reported.
+ * The engine reports the right one; an own `evaluate` on each node (engine internal: ASTNode.evaluate dispatch)
+ * restores cel-go's order. Called after the type check.
+ */
+export function applyCelGoLogicalOperators(node: ASTNode): void {
+  if (node.op === "||" || node.op === "&&") {
+    const [left, right] = node.args as unknown as [ASTNode, ASTNode];
+    const decides = node.op === "||";
+    const evaluate: NodeEvaluate = (ev, _ast, ctx) => {
+      const l = ev.tryEval(left, ctx);
+      if (l === decides) return decides;
+      const r = ev.tryEval(right, ctx);
+      if (r === decides) return decides;
+      if (l === !decides && r === !decides) return !decides;
+      if (typeof l !== "boolean") throw logicalError(l);
+      throw logicalError(r);
+    };
+    (node as unknown as { evaluate: NodeEvaluate }).evaluate = evaluate;
+  }
+  for (const c of astChildren(node)) applyCelGoLogicalOperators(c);
+}
+
+/** Raised when an evaluation exceeds its cost limit (cel-go "operation cancelled: actual cost limit exceeded"). */
+export class CostLimitExceeded extends Error {
+  constructor() {
+    super("operation cancelled: actual cost limit exceeded");
+    this.name = "CostLimitExceeded";
+  }
+}
+
+interface Meter {
+  active: boolean;
+  cost: number;
+  limit: number;
+}
+
+const meter: Meter = { active: false, cost: 0, limit: 0 };
+let meterInstalled = false;
+
+/**
+ * Runtime cost metering: every AST node evaluation costs 1 (engine internal: all node evaluations go through
+ * Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's actual cost
+ * closely (7 per inner iteration of `self.v.all(a, self.v.all(b, a + b >= -1))`, as the semantics note measures)
+ * and bounds every evaluation: past the limit each further node throws, and the limit is checked again after the
+ * evaluation because the engine absorbs errors inside `||`, `&&` and comprehensions.
+ */
+function installMeter(): void {
+  if (meterInstalled) return;
+  meterInstalled = true;
+  const probe = new Environment({ ...ENVIRONMENT_OPTIONS });
+  let evaluatorThis: unknown;
+  probe.registerFunction("__tollgateProbe(): bool", function (this: unknown) {
+    evaluatorThis = this;
+    return true;
+  });
+  probe.parse("__tollgateProbe()")({});
+  const proto = Object.getPrototypeOf(evaluatorThis) as { run: (ast: unknown, ctx: unknown) => unknown };
+  const run = proto.run;
+  proto.run = function metered(this: unknown, ast: unknown, ctx: unknown): unknown {
+    if (meter.active && ++meter.cost > meter.limit) throw new CostLimitExceeded();
+    return run.call(this, ast, ctx);
+  };
+}
+
+/** Evaluates a program with a cost limit; returns the value and the cost spent. Throws CostLimitExceeded. */
+export function evaluateMetered(
+  program: ParseResult,
+  activation: Record<string, unknown>,
+  limit: number,
+): { value: unknown; cost: number } {
+  installMeter();
+  const saved = { active: meter.active, cost: meter.cost, limit: meter.limit };
+  meter.active = true;
+  meter.cost = 0;
+  meter.limit = limit;
+  try {
+    const value = program(activation);
+    if (meter.cost > limit) throw new CostLimitExceeded();
+    return { value, cost: meter.cost };
+  } catch (e) {
+    if (meter.cost > limit) throw new CostLimitExceeded();
+    throw e;
+  } finally {
+    meter.active = saved.active;
+    meter.cost = saved.cost;
+    meter.limit = saved.limit;
+  }
 }

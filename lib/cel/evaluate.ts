@@ -18,12 +18,21 @@ import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { correlatedEqual, deepEqualJson } from "../schema/validate.js";
 import type { CelVersionProgram, CompiledRule, NodeRules } from "./compile.js";
-import { EvaluationError, Optional } from "./engine.js";
+import { CostLimitExceeded, EvaluationError, evaluateMetered, Optional } from "./engine.js";
 
 const NO_OLD: unique symbol = Symbol("no-old");
 type Old = unknown | typeof NO_OLD;
 
 const MAX_MESSAGE_EXPRESSION_BYTES = 5120;
+
+/** Runtime cost limits (apiserver pkg/apis/cel/config.go): per evaluation, and per object. */
+export const PER_CALL_LIMIT = 1_000_000;
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+
+interface Budget {
+  remaining: number;
+  stopped: boolean;
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -44,7 +53,8 @@ export function evaluateCelRules(
 ): CelOutcome {
   const out: CelOutcome = { errors: [], warnings: [] };
   if (program.ruleCount === 0) return out;
-  walk(program, root, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out);
+  const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
+  walk(program, root, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out, budget);
   return out;
 }
 
@@ -67,13 +77,14 @@ function walk(
   ancestorUnchanged: boolean,
   ctx: ErrorContext,
   out: CelOutcome,
+  budget: Budget,
 ): void {
-  if (value === null || value === undefined || !program.relevant.has(node)) return;
+  if (budget.stopped || value === null || value === undefined || !program.relevant.has(node)) return;
   const correlated = old !== NO_OLD && old !== null && old !== undefined;
   const unchanged = correlated ? correlatedEqual(node, value, old) : ancestorUnchanged;
   const rules = program.nodes.get(node);
   if (rules !== undefined && rules.rules.length > 0) {
-    evaluateNode(rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out);
+    evaluateNode(rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out, budget);
   }
   if (isRecord(value)) {
     const oldObj = correlated && isRecord(old) ? old : null;
@@ -81,7 +92,7 @@ function walk(
       for (const [name, sub] of node.properties) {
         if (!Object.hasOwn(value, name) || !program.relevant.has(sub)) continue;
         const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
-        walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out);
+        walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out, budget);
       }
     }
     const ap = node.additionalProperties;
@@ -89,7 +100,7 @@ function walk(
       for (const k of Object.keys(value)) {
         if (node.properties?.has(k) === true) continue;
         const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
-        walk(program, ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out);
+        walk(program, ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out, budget);
       }
     }
   } else if (Array.isArray(value) && node.items !== null && program.relevant.has(node.items)) {
@@ -97,7 +108,7 @@ function walk(
     for (let i = 0; i < value.length; i++) {
       const itemOld: Old = correlated && isMapList ? correlateListMapItem(node, value[i], old) : NO_OLD;
       // Items that cannot be correlated ratchet with the nearest correlatable ancestor (this list).
-      walk(program, node.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out);
+      walk(program, node.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out, budget);
     }
   }
 }
@@ -110,6 +121,7 @@ function evaluateNode(
   unchanged: boolean,
   ctx: ErrorContext,
   out: CelOutcome,
+  budget: Budget,
 ): void {
   const self = rules.selfType.convert(value);
   let oldSelf: unknown;
@@ -122,15 +134,33 @@ function evaluateNode(
     if (rule.usesOldSelf) {
       activation.oldSelf = rule.optionalOldSelf ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : oldSelf;
     }
+    if (budget.stopped) return;
     let result: unknown;
     try {
-      result = rule.program(activation);
+      const r = evaluateMetered(rule.program, activation, PER_CALL_LIMIT);
+      result = r.value;
+      budget.remaining -= r.cost;
     } catch (e) {
+      if (e instanceof CostLimitExceeded) {
+        out.errors.push(costError(rules, rule, path, ctx, "call"));
+        budget.stopped = true;
+        return;
+      }
       out.errors.push(runtimeError(e, rule, rules, path, ctx));
       continue;
     }
+    if (budget.remaining < 0) {
+      out.errors.push(costError(rules, rule, path, ctx, "budget"));
+      budget.stopped = true;
+      return;
+    }
     if (result === true) continue;
-    const err = failure(rule, activation, hasOld ? oldSelf : undefined, value, isScalar, path, ctx);
+    const err = failure(rule, activation, hasOld ? oldSelf : undefined, value, isScalar, path, ctx, budget);
+    if (err === undefined) {
+      out.errors.push(costError(rules, rule, path, ctx, "messageBudget"));
+      budget.stopped = true;
+      return;
+    }
     if (!rule.usesOldSelf && unchanged) {
       const w = { ...err, severity: "warning" as const };
       out.warnings.push(w);
@@ -155,7 +185,8 @@ function failure(
   isScalar: boolean,
   path: Path | null,
   ctx: ErrorContext,
-): FieldError {
+  budget: Budget,
+): FieldError | undefined {
   let detail = rule.staticMessage;
   if (rule.messageProgram !== undefined) {
     const msgActivation: Record<string, unknown> = { self: activation.self };
@@ -164,13 +195,21 @@ function failure(
       if (oldSelf !== undefined) msgActivation.oldSelf = oldSelf;
     } else if (activation.oldSelf !== undefined) msgActivation.oldSelf = activation.oldSelf;
     try {
-      const m = rule.messageProgram(msgActivation);
+      const r = evaluateMetered(
+        rule.messageProgram,
+        msgActivation,
+        Math.min(PER_CALL_LIMIT, Math.max(budget.remaining, 0)),
+      );
+      budget.remaining -= r.cost;
+      const m = r.value;
       if (typeof m === "string") {
         const t = m.trim();
         if (t !== "" && !t.includes("\n") && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES) detail = t;
       }
-    } catch {
-      // falls back to the static message, as the API server does (it only logs the error)
+    } catch (e) {
+      // Over the budget: evaluation stops. Any other error falls back to the static message, as the API server
+      // does (it only logs the error).
+      if (e instanceof CostLimitExceeded) return undefined;
     }
   }
   const field = fieldText(path, rule.fieldPath);
@@ -208,7 +247,7 @@ function celErrorText(e: unknown): { text: string; noSuchOverload: boolean } {
       case "invalid_logical_operand":
         return { text: "no such overload", noSuchOverload: true };
       default:
-        return { text: summary, noSuchOverload: false };
+        return { text: e.message.split("\n")[0] === summary ? summary : (summary ?? e.message), noSuchOverload: false };
     }
   }
   return { text: e instanceof Error ? e.message : String(e), noSuchOverload: false };
@@ -226,6 +265,25 @@ function runtimeError(
   const detail = noSuchOverload
     ? `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${rule.ruleErrorString}`
     : `${text} evaluating rule: ${rule.ruleErrorString}`;
+  const err = invalid(path, rules.selfType.schemaTypeName, detail, c);
+  err.evaluationError = true;
+  return err;
+}
+
+function costError(
+  rules: NodeRules,
+  rule: CompiledRule,
+  path: Path | null,
+  ctx: ErrorContext,
+  kind: "call" | "budget" | "messageBudget",
+): FieldError {
+  const c: ErrorContext = { ...ctx, source: { ...ctx.source, rule: rule.source.rule }, origin: "cel" };
+  const detail =
+    kind === "call"
+      ? `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule.ruleErrorString}`
+      : kind === "budget"
+        ? "validation failed due to running out of cost budget, no further validation rules will be run"
+        : "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run";
   const err = invalid(path, rules.selfType.schemaTypeName, detail, c);
   err.evaluationError = true;
   return err;

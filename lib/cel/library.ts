@@ -6,6 +6,7 @@
  */
 import { compilePattern } from "../schema/regex.js";
 import { type Environment, EvaluationError, newEnvironment } from "./engine.js";
+import { registerKubernetesLibraries } from "./k8s-library.js";
 
 /** Built-in methods renamed to tollgate's versions before the type check. */
 export const METHOD_RENAMES: Readonly<Record<string, string>> = Object.freeze({
@@ -218,6 +219,7 @@ export function kubernetesBaseEnvironment(): Environment {
   if (base === undefined) {
     base = newEnvironment();
     registerLibrary(base);
+    registerKubernetesLibraries(base);
   }
   return base;
 }
