@@ -4,7 +4,9 @@
  * apiserver pkg/cel/library. Library errors become engine evaluation errors carrying Kubernetes' text.
  */
 import { type Environment, EvaluationError } from "./engine.js";
+import { CIDR, isCIDR, parseCIDR } from "./libraries/cidr.js";
 import { LibraryError } from "./libraries/error.js";
+import { IPAddress, ipIsCanonical, isIP, parseIP } from "./libraries/ip.js";
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "./libraries/quantity.js";
 
 type Fn = (...args: never[]) => unknown;
@@ -86,7 +88,72 @@ function registerQuantity(env: Environment): void {
   env.registerOperator(`${Q} == ${Q}`, (a: Quantity, b: Quantity) => a.equals(b));
 }
 
+const IP = "net.IP";
+
+/** The value of the `ip` namespace constant. */
+class IPNamespace {}
+const CIDR_T = "net.CIDR";
+
+/** The IP and CIDR libraries (Kubernetes 1.30+). */
+function registerNetwork(env: Environment): void {
+  env.registerType(IP, { ctor: IPAddress, fields: {} });
+  env.registerType(CIDR_T, { ctor: CIDR, fields: {} });
+  env.registerFunction(
+    `ip(string): ${IP}`,
+    libraryCall((s: string) => parseIP(s)),
+  );
+  env.registerFunction(
+    "isIP(string): bool",
+    libraryCall((s: string) => isIP(s)),
+  );
+  // `ip.isCanonical(s)`: a namespace constant of its own type; it coexists with the function `ip(s)`.
+  env.registerType("k8s.IPNamespace", { ctor: IPNamespace, fields: {} });
+  env.registerConstant("ip", "k8s.IPNamespace", new IPNamespace());
+  env.registerFunction(
+    "k8s.IPNamespace.isCanonical(string): bool",
+    libraryCall((_ns: IPNamespace, s: string) => ipIsCanonical(s)),
+  );
+  env.registerFunction(`string(${IP}): string`, (a: IPAddress) => a.toString());
+  env.registerFunction(`${IP}.family(): int`, (a: IPAddress) => a.family());
+  env.registerFunction(`${IP}.isUnspecified(): bool`, (a: IPAddress) => a.isUnspecified());
+  env.registerFunction(`${IP}.isLoopback(): bool`, (a: IPAddress) => a.isLoopback());
+  env.registerFunction(`${IP}.isLinkLocalMulticast(): bool`, (a: IPAddress) => a.isLinkLocalMulticast());
+  env.registerFunction(`${IP}.isLinkLocalUnicast(): bool`, (a: IPAddress) => a.isLinkLocalUnicast());
+  env.registerFunction(`${IP}.isGlobalUnicast(): bool`, (a: IPAddress) => a.isGlobalUnicast());
+  env.registerOperator(`${IP} == ${IP}`, (a: IPAddress, b: IPAddress) => a.equals(b));
+  env.registerFunction(
+    `cidr(string): ${CIDR_T}`,
+    libraryCall((s: string) => parseCIDR(s)),
+  );
+  env.registerFunction(
+    "isCIDR(string): bool",
+    libraryCall((s: string) => isCIDR(s)),
+  );
+  env.registerFunction(`string(${CIDR_T}): string`, (c: CIDR) => c.toString());
+  env.registerFunction(
+    `${CIDR_T}.containsIP(${IP}): bool`,
+    libraryCall((c: CIDR, a: IPAddress) => c.containsIP(a)),
+  );
+  env.registerFunction(
+    `${CIDR_T}.containsIP(string): bool`,
+    libraryCall((c: CIDR, a: string) => c.containsIP(a)),
+  );
+  env.registerFunction(
+    `${CIDR_T}.containsCIDR(${CIDR_T}): bool`,
+    libraryCall((c: CIDR, o: CIDR) => c.containsCIDR(o)),
+  );
+  env.registerFunction(
+    `${CIDR_T}.containsCIDR(string): bool`,
+    libraryCall((c: CIDR, o: string) => c.containsCIDR(o)),
+  );
+  env.registerFunction(`${CIDR_T}.ip(): ${IP}`, (c: CIDR) => c.ip());
+  env.registerFunction(`${CIDR_T}.masked(): ${CIDR_T}`, (c: CIDR) => c.masked());
+  env.registerFunction(`${CIDR_T}.prefixLength(): int`, (c: CIDR) => c.prefixLength());
+  env.registerOperator(`${CIDR_T} == ${CIDR_T}`, (a: CIDR, b: CIDR) => a.equals(b));
+}
+
 /** Registers every available Kubernetes library in `env`. */
 export function registerKubernetesLibraries(env: Environment): void {
   registerQuantity(env);
+  registerNetwork(env);
 }
