@@ -193,7 +193,7 @@ export function compileCrd(doc: Record<string, unknown>, extra?: VersionCompiler
   // When every version has the same schema the API server keeps one at spec.validation (internal form), which is
   // how it names paths in its messages.
   const schemas = rawVersions.map((v) => (isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined));
-  const allSame = schemas.length > 1 && schemas.every((s) => stableJson(s) === stableJson(schemas[0]));
+  const allSame = schemas.length >= 1 && schemas.every((s) => stableJson(s) === stableJson(schemas[0]));
   const versions = new Map<string, CompiledCrdVersion>();
   const versionInfo = rawVersions.map((v) => ({
     name: str(v.name) ?? "",

@@ -1,0 +1,250 @@
+import { describe, expect, it } from "vitest";
+import { loadBundle, type PolicySet } from "../../../../lib/index.js";
+
+interface Rule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+/** A one-version CRD whose spec carries the given properties and rules. */
+async function bundleWith(spec: Record<string, unknown>, rules: Rule[]): Promise<PolicySet> {
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.demo.tollgate.dev" },
+    spec: {
+      group: "demo.tollgate.dev",
+      scope: "Namespaced",
+      names: { kind: "Widget", plural: "widgets", singular: "widget", listKind: "WidgetList" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                apiVersion: { type: "string" },
+                kind: { type: "string" },
+                metadata: { type: "object" },
+                spec: { type: "object", properties: spec, "x-kubernetes-validations": rules },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  return loadBundle([{ path: "crd.json", content: JSON.stringify(crd) }]);
+}
+
+function widget(spec: Record<string, unknown>) {
+  return { apiVersion: "demo.tollgate.dev/v1", kind: "Widget", metadata: { name: "w", namespace: "default" }, spec };
+}
+
+function causes(set: PolicySet, spec: Record<string, unknown>, oldSpec?: Record<string, unknown>) {
+  const v = set.validate(
+    oldSpec === undefined
+      ? { operation: "CREATE", object: widget(spec) }
+      : { operation: "UPDATE", object: widget(spec), oldObject: widget(oldSpec) },
+  );
+  return { errors: v.errors.map((e) => `${e.type} ${e.field}: ${e.message}`), warnings: v.warningTexts };
+}
+
+const props = {
+  replicas: { type: "integer" },
+  min: { type: "integer" },
+  name: { type: "string", maxLength: 64 },
+  tags: { type: "array", items: { type: "string", maxLength: 16 }, maxItems: 8 },
+  "app-name": { type: "string", maxLength: 16 },
+  port: { "x-kubernetes-int-or-string": true },
+  size: { type: "string", maxLength: 32 },
+  addr: { type: "string", maxLength: 64 },
+};
+
+describe("CEL rules on a CRD", () => {
+  it.each([
+    {
+      name: "a failing rule uses its message and omits the value of an object",
+      rules: [{ rule: "self.replicas >= self.min", message: "replicas below min" }],
+      spec: { replicas: 1, min: 2 },
+      want: ["FieldValueInvalid spec: Invalid value: replicas below min"],
+    },
+    {
+      name: "without a message the rule text is shown",
+      rules: [{ rule: "self.replicas >= self.min" }],
+      spec: { replicas: 1, min: 2 },
+      want: ["FieldValueInvalid spec: Invalid value: failed rule: self.replicas >= self.min"],
+    },
+    {
+      name: "messageExpression is used when it yields a one-line string",
+      rules: [
+        { rule: "self.replicas >= self.min", message: "static", messageExpression: "'need ' + string(self.min)" },
+      ],
+      spec: { replicas: 1, min: 2 },
+      want: ["FieldValueInvalid spec: Invalid value: need 2"],
+    },
+    {
+      name: "messageExpression falls back to the message when it is blank",
+      rules: [{ rule: "self.replicas >= self.min", message: "static", messageExpression: "'  '" }],
+      spec: { replicas: 1, min: 2 },
+      want: ["FieldValueInvalid spec: Invalid value: static"],
+    },
+    {
+      name: "reason and fieldPath pick the cause type and field",
+      rules: [
+        { rule: "has(self.name)", message: "name is required", reason: "FieldValueRequired", fieldPath: ".name" },
+      ],
+      spec: { replicas: 1 },
+      want: ["FieldValueRequired spec.name: Required value: name is required"],
+    },
+    {
+      name: "a runtime error names the schema type and the rule",
+      rules: [{ rule: "self.name == 'x'", message: "name must be x" }],
+      spec: { replicas: 1 },
+      want: ['FieldValueInvalid spec: Invalid value: "object": no such key: name evaluating rule: name must be x'],
+    },
+    {
+      name: "escaped property names",
+      rules: [{ rule: "self.app__dash__name.startsWith('a')", message: "app-name must start with a" }],
+      spec: { "app-name": "bad" },
+      want: ["FieldValueInvalid spec: Invalid value: app-name must start with a"],
+    },
+    {
+      name: "has() on an indexed operand",
+      rules: [{ rule: "!has(self.tags) || size(self.tags) == 0 || self.tags[0] != ''", message: "first tag empty" }],
+      spec: { tags: [""] },
+      want: ["FieldValueInvalid spec: Invalid value: first tag empty"],
+    },
+    {
+      name: "matches runs on RE2 (no catastrophic backtracking)",
+      rules: [{ rule: "!self.name.matches('^(a+)+$')", message: "no" }],
+      spec: { name: `${"a".repeat(40)}b` },
+      want: [],
+    },
+    {
+      name: "int-or-string is dyn: a type mismatch is 'no such overload'",
+      rules: [{ rule: "self.port > 0", message: "port must be positive" }],
+      spec: { port: "http" },
+      want: [
+        "FieldValueInvalid spec: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: port must be positive",
+      ],
+    },
+    {
+      name: "the left error wins when both sides of || fail",
+      rules: [{ rule: "self.name == 'a' || self.size == 'b'", message: "m" }],
+      spec: { replicas: 1 },
+      want: ['FieldValueInvalid spec: Invalid value: "object": no such key: name evaluating rule: m'],
+    },
+    {
+      name: "quantity library",
+      rules: [{ rule: "quantity(self.size).isLessThan(quantity('1Gi'))", message: "too big" }],
+      spec: { size: "1.5Gi" },
+      want: ["FieldValueInvalid spec: Invalid value: too big"],
+    },
+    {
+      name: "ip library",
+      rules: [{ rule: "isIP(self.addr) && ip(self.addr).family() == 6", message: "must be an IPv6 address" }],
+      spec: { addr: "10.0.0.1" },
+      want: ["FieldValueInvalid spec: Invalid value: must be an IPv6 address"],
+    },
+  ])("$name", async ({ rules, spec, want }) => {
+    // Prepare
+    const set = await bundleWith(props, rules);
+    expect(set.failures.filter((f) => f.severity === "error")).toEqual([]);
+    // Act
+    const got = causes(set, spec);
+    // Assess
+    expect(got.errors).toEqual(want);
+  });
+
+  it("evaluates transition rules only on UPDATE with an old value", async () => {
+    const set = await bundleWith(props, [{ rule: "self.replicas >= oldSelf.replicas", message: "may not scale down" }]);
+    expect(causes(set, { replicas: 1 }).errors).toEqual([]);
+    expect(causes(set, { replicas: 1 }, { replicas: 2 }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: may not scale down",
+    ]);
+  });
+
+  it("binds oldSelf as an optional with optionalOldSelf", async () => {
+    const set = await bundleWith(props, [
+      {
+        rule: "!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas",
+        message: "may not scale down",
+        optionalOldSelf: true,
+      },
+      {
+        rule: "oldSelf.hasValue() || self.replicas == 1",
+        message: "must start with one replica",
+        optionalOldSelf: true,
+      },
+    ]);
+    expect(causes(set, { replicas: 3 }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: must start with one replica",
+    ]);
+    expect(causes(set, { replicas: 1 }, { replicas: 2 }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: may not scale down",
+    ]);
+  });
+
+  it("ratchets a failing rule on an unchanged value into a warning", async () => {
+    const set = await bundleWith(
+      {
+        spec: {
+          type: "object",
+          properties: {
+            inner: {
+              type: "object",
+              properties: props,
+              "x-kubernetes-validations": [{ rule: "self.replicas < 10", message: "too many" }],
+            },
+            other: { type: "string" },
+          },
+        },
+      },
+      [],
+    );
+    const old = { spec: { inner: { replicas: 20 }, other: "a" } };
+    const v = set.validate({
+      operation: "UPDATE",
+      object: widget({ spec: { inner: { replicas: 20 }, other: "b" } }),
+      oldObject: widget(old),
+    });
+    expect(v.allowed).toBe(true);
+    expect(v.warningTexts).toEqual(["spec.spec.inner: Invalid value: too many"]);
+    const changed = set.validate({
+      operation: "UPDATE",
+      object: widget({ spec: { inner: { replicas: 21 }, other: "a" } }),
+      oldObject: widget(old),
+    });
+    expect(changed.errors.map((e) => e.message)).toEqual(["Invalid value: too many"]);
+  });
+
+  it("stops at the per-call cost limit with Kubernetes' message", async () => {
+    const set = await bundleWith({ items: { type: "array", items: { type: "integer" } } }, [
+      { rule: "self.items.all(a, self.items.all(b, a + b >= -1))", message: "pairs" },
+    ]);
+    const items = Array.from({ length: 600 }, (_, i) => i);
+    const got = causes(set, { items }).errors;
+    expect(got).toEqual([
+      "FieldValueInvalid spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: pairs",
+    ]);
+  });
+
+  it("reports rules that do not compile as policy failures", async () => {
+    const set = await bundleWith(props, [{ rule: "self.nope > 1" }, { rule: "self.replicas" }, { rule: "1 +" }]);
+    const messages = set.failures.filter((f) => f.severity === "error").map((f) => f.message);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toContain("undefined field 'nope'");
+    expect(messages[1]).toContain("cel expression must evaluate to a bool");
+    expect(messages[2]).toContain("compilation failed");
+    expect(set.failures[0]?.path).toBe(
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    );
+  });
+});
