@@ -8,6 +8,7 @@ import { CIDR, isCIDR, parseCIDR } from "./libraries/cidr.js";
 import { LibraryError } from "./libraries/error.js";
 import { IPAddress, ipIsCanonical, isIP, parseIP } from "./libraries/ip.js";
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "./libraries/quantity.js";
+import { isURL, parseURLValue, URLValue } from "./libraries/url.js";
 
 type Fn = (...args: never[]) => unknown;
 
@@ -152,8 +153,31 @@ function registerNetwork(env: Environment): void {
   env.registerOperator(`${CIDR_T} == ${CIDR_T}`, (a: CIDR, b: CIDR) => a.equals(b));
 }
 
+const URL_T = "kubernetes.URL";
+
+/** The URL library (Go net/url semantics). */
+function registerURL(env: Environment): void {
+  env.registerType(URL_T, { ctor: URLValue, fields: {} });
+  env.registerFunction(
+    `url(string): ${URL_T}`,
+    libraryCall((s: string) => parseURLValue(s)),
+  );
+  env.registerFunction(
+    "isURL(string): bool",
+    libraryCall((s: string) => isURL(s)),
+  );
+  env.registerFunction(`${URL_T}.getScheme(): string`, (u: URLValue) => u.getScheme());
+  env.registerFunction(`${URL_T}.getHost(): string`, (u: URLValue) => u.getHost());
+  env.registerFunction(`${URL_T}.getHostname(): string`, (u: URLValue) => u.getHostname());
+  env.registerFunction(`${URL_T}.getPort(): string`, (u: URLValue) => u.getPort());
+  env.registerFunction(`${URL_T}.getEscapedPath(): string`, (u: URLValue) => u.getEscapedPath());
+  env.registerFunction(`${URL_T}.getQuery(): map<string, list<string>>`, (u: URLValue) => u.getQuery());
+  env.registerOperator(`${URL_T} == ${URL_T}`, (a: URLValue, b: URLValue) => a.equals(b));
+}
+
 /** Registers every available Kubernetes library in `env`. */
 export function registerKubernetesLibraries(env: Environment): void {
   registerQuantity(env);
   registerNetwork(env);
+  registerURL(env);
 }
