@@ -7,10 +7,10 @@
 
 import type { ASTNode, ParseResult } from "@marcbachmann/cel-js";
 import { TypeError as CelTypeError, Environment, EvaluationError, Optional, ParseError } from "@marcbachmann/cel-js";
-import { Duration } from "@marcbachmann/cel-js/evaluator";
+import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 
 export type { ASTNode, ParseResult };
-export { CelTypeError, Duration, Environment, EvaluationError, Optional, ParseError };
+export { CelTypeError, Duration, Environment, EvaluationError, Optional, ParseError, UnsignedInt };
 
 /** The options of every tollgate CEL environment. */
 export const ENVIRONMENT_OPTIONS = Object.freeze({
@@ -133,9 +133,40 @@ interface Meter {
 const meter: Meter = { active: false, cost: 0, limit: 0 };
 let meterInstalled = false;
 
+interface CostNode {
+  op?: string;
+  args?: unknown;
+}
+
 /**
- * Runtime cost metering: every AST node evaluation costs 1 (engine internal: all node evaluations go through
- * Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's actual cost
+ * The cost of one node evaluation, after cel-go's runtime cost weights (interpreter/runtimecost.go): constants
+ * (and negated constants) are free, list and map literals cost 10 and 30, the per-iteration step of a
+ * comprehension (`?:` in the engine's expansion) 3 and the `map()` accumulation 12; everything else 1. Size-based
+ * costs of string and list operations are not charged, so the actual cost is an approximation that stays close to
+ * cel-go's on typical rules.
+ */
+function nodeCost(n: CostNode): number {
+  switch (n.op) {
+    case "value":
+      return 0;
+    case "-_":
+      return (n.args as CostNode | undefined)?.op === "value" ? 0 : 1;
+    case "?:":
+      return 3;
+    case "accuPush":
+      return 12;
+    case "list":
+      return 10;
+    case "map":
+      return 30;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * Runtime cost metering: every AST node evaluation costs its weight (nodeCost) (engine internal: all node evaluations go
+ * through Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's actual cost
  * closely (7 per inner iteration of `self.v.all(a, self.v.all(b, a + b >= -1))`, as the semantics note measures)
  * and bounds every evaluation: past the limit each further node throws, and the limit is checked again after the
  * evaluation because the engine absorbs errors inside `||`, `&&` and comprehensions.
@@ -153,7 +184,7 @@ function installMeter(): void {
   const proto = Object.getPrototypeOf(evaluatorThis) as { run: (ast: unknown, ctx: unknown) => unknown };
   const run = proto.run;
   proto.run = function metered(this: unknown, ast: unknown, ctx: unknown): unknown {
-    if (meter.active && ++meter.cost > meter.limit) throw new CostLimitExceeded();
+    if (meter.active && (meter.cost += nodeCost(ast as CostNode)) > meter.limit) throw new CostLimitExceeded();
     return run.call(this, ast, ctx);
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * Contract tests of the engine internals the adapter relies on (lib/cel/engine.ts). They gate engine upgrades:
+ * if one fails after an upgrade, the adapter must be adapted before the upgrade lands.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  applyCelGoLogicalOperators,
+  CostLimitExceeded,
+  evaluateMetered,
+  newEnvironment,
+  referencesIdentifier,
+  renameMethodCalls,
+} from "../../../../lib/cel/engine.js";
+import { compilePlain } from "../../../../lib/cel/plain.js";
+
+describe("engine contract", () => {
+  it("renaming a method call in the AST before the check routes it to another function", () => {
+    // Prepare
+    const env = newEnvironment();
+    env.registerFunction("string.__shout(): string", (s: string) => `${s}!`);
+    const program = env.parse("'a'.lowerAscii()");
+    // Act
+    renameMethodCalls(program.ast, { lowerAscii: "__shout" });
+    // Assess
+    expect(program.check().valid).toBe(true);
+    expect(program({})).toBe("a!");
+  });
+
+  it("an own evaluate on || nodes replaces the engine's (cel-go: the left error wins)", () => {
+    const env = newEnvironment();
+    env.registerVariable("m", "map<string, int>");
+    const program = env.parse("m['a'] > 0 || m['b'] > 0");
+    expect(program.check().valid).toBe(true);
+    applyCelGoLogicalOperators(program.ast);
+    expect(() => program({ m: new Map() })).toThrow(/a/);
+    expect(program({ m: new Map([["b", 1n]]) })).toBe(true);
+  });
+
+  it("every node evaluation goes through the evaluator's run, which the meter counts", () => {
+    const env = newEnvironment();
+    env.registerVariable("l", "list<int>");
+    const program = env.parse("l.all(a, l.all(b, a + b >= -1))");
+    expect(program.check().valid).toBe(true);
+    const l = Array.from({ length: 100 }, (_, i) => BigInt(i));
+    const { value, cost } = evaluateMetered(program, { l }, 1_000_000);
+    expect(value).toBe(true);
+    // cel-go charges 7 per inner iteration for this rule (spec/k8s-cel-semantics.md §6).
+    expect(cost).toBeGreaterThanOrEqual(7 * 100 * 100);
+    expect(cost).toBeLessThan(8 * 100 * 100);
+    expect(() => evaluateMetered(program, { l }, 10_000)).toThrow(CostLimitExceeded);
+  });
+
+  it("AST nodes carry source positions and identifiers", () => {
+    const env = newEnvironment();
+    env.registerVariable("oldSelf", "int");
+    const program = env.parse("1 + oldSelf");
+    expect(referencesIdentifier(program.ast, "oldSelf")).toBe(true);
+    expect(program.ast.start).toBe(0);
+    expect(program.ast.end).toBe(11);
+  });
+});
+
+describe("plain environment", () => {
+  it.each([
+    { expr: "'abc'.charAt(1)", want: "b" },
+    { expr: "'STRAßE'.lowerAscii()", want: "straße" },
+    { expr: "'\\u0085x '.trim()", want: "x" },
+    { expr: "'abc'.matches('^[[:alpha:]]+$')", want: true },
+    { expr: "'a1b22'.findAll('[0-9]+')", want: ["1", "22"] },
+    { expr: "'a-b-c'.replace('-', '+', 1)", want: "a+b-c" },
+    { expr: "[3, 1, 2].min()", want: 1n },
+    { expr: "[1, 2, 3].sum()", want: 6n },
+    { expr: "['a', 'c', 'b'].isSorted()", want: false },
+  ])("$expr", ({ expr, want }) => {
+    const p = compilePlain(expr);
+    expect("error" in p ? p.error : p.evaluate({})).toEqual({ kind: "value", value: want });
+  });
+
+  it("reports min on an empty list with Kubernetes' text", () => {
+    const p = compilePlain("[].min() == 1");
+    expect("error" in p ? p.error : p.evaluate({})).toMatchObject({ kind: "error" });
+  });
+
+  it.each([{ expr: "cel.bind(x, 1, x)" }, { expr: "b'a'.hex()" }])(
+    "does not offer $expr (absent in Kubernetes 1.36)",
+    async ({ expr }) => {
+      const { loadBundle } = await import("../../../../lib/index.js");
+      const crd = {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: { name: "things.x.dev" },
+        spec: {
+          group: "x.dev",
+          scope: "Cluster",
+          names: { kind: "Thing", plural: "things" },
+          versions: [
+            {
+              name: "v1",
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: { type: "object", "x-kubernetes-validations": [{ rule: `${expr} != null` }] },
+              },
+            },
+          ],
+        },
+      };
+      const set = await loadBundle([{ path: "t.json", content: JSON.stringify(crd) }]);
+      expect(set.failures.some((f) => f.severity === "error" && f.message.includes("compilation failed"))).toBe(true);
+    },
+  );
+});
