@@ -184,7 +184,10 @@ function installMeter(): void {
   const proto = Object.getPrototypeOf(evaluatorThis) as { run: (ast: unknown, ctx: unknown) => unknown };
   const run = proto.run;
   proto.run = function metered(this: unknown, ast: unknown, ctx: unknown): unknown {
-    if (meter.active && (meter.cost += nodeCost(ast as CostNode)) > meter.limit) throw new CostLimitExceeded();
+    if (meter.active) {
+      meter.cost += nodeCost(ast as CostNode);
+      if (meter.cost > meter.limit) throw new CostLimitExceeded();
+    }
     return run.call(this, ast, ctx);
   };
 }
