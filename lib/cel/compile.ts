@@ -10,11 +10,13 @@ import type { CompileIssue, SchemaNode, ValidationRule } from "../schema/structu
 import {
   type ASTNode,
   applyCelGoLogicalOperators,
+  applyListOperators,
   type Environment,
   type ParseResult,
   referencesIdentifier,
   renameMethodCalls,
 } from "./engine.js";
+import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
 import { checkLiteralPattern, kubernetesBaseEnvironment, METHOD_RENAMES } from "./library.js";
 import { type CelType, CelTypeRegistry } from "./types.js";
 
@@ -306,6 +308,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
         return;
       }
       applyCelGoLogicalOperators(program.ast);
+      applyListOperators(program.ast, KUBERNETES_LIST_OPERATORS);
       const usesOldSelf = referencesIdentifier(program.ast, "oldSelf");
       if (rule.optionalOldSelf === true && !usesOldSelf) {
         fail("optionalOldSelf", "Invalid value: true: may not be set if oldSelf is not used in rule");

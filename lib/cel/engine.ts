@@ -216,3 +216,33 @@ export function evaluateMetered(
     meter.limit = saved.limit;
   }
 }
+
+/** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
+export interface ListOperatorHooks {
+  equals(left: unknown[], right: unknown): boolean;
+  concat(left: unknown[], right: unknown): unknown[];
+}
+
+/**
+ * Kubernetes dispatches `==` and `+` on the left operand's list type (`x-kubernetes-list-type: set|map`). For every
+ * `==`/`!=`/`+` node whose left operand the checker typed as a list, an own `evaluate` (engine internal: node
+ * dispatch and `checkedType`) evaluates both operands and applies the hooks. Called after the type check.
+ */
+export function applyListOperators(node: ASTNode, hooks: ListOperatorHooks): void {
+  const op = node.op;
+  if (op === "==" || op === "!=" || op === "+") {
+    const [left, right] = node.args as unknown as [ASTNode, ASTNode];
+    const leftType = checkedTypeName(left);
+    if (leftType?.startsWith("list<") === true) {
+      const evaluate = (ev: { run(a: ASTNode, c: unknown): unknown }, _ast: ASTNode, ctx: unknown): unknown => {
+        const l = ev.run(left, ctx) as unknown[];
+        const r = ev.run(right, ctx);
+        if (op === "+") return hooks.concat(l, r);
+        const eq = hooks.equals(l, r);
+        return op === "==" ? eq : !eq;
+      };
+      (node as unknown as { evaluate: typeof evaluate }).evaluate = evaluate;
+    }
+  }
+  for (const c of astChildren(node)) applyListOperators(c, hooks);
+}

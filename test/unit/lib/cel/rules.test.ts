@@ -236,6 +236,55 @@ describe("CEL rules on a CRD", () => {
     ]);
   });
 
+  it("compares set and map lists by Kubernetes list-type semantics", async () => {
+    const set = await bundleWith(
+      {
+        tags: { type: "array", items: { type: "string", maxLength: 8 }, maxItems: 8, "x-kubernetes-list-type": "set" },
+        ports: {
+          type: "array",
+          maxItems: 8,
+          "x-kubernetes-list-type": "map",
+          "x-kubernetes-list-map-keys": ["name"],
+          items: {
+            type: "object",
+            required: ["name"],
+            properties: { name: { type: "string", maxLength: 8 }, port: { type: "integer" } },
+          },
+        },
+      },
+      [
+        { rule: "self.tags == oldSelf.tags", message: "tags are immutable" },
+        { rule: "self.ports == oldSelf.ports", message: "ports are immutable" },
+        { rule: "self.tags == ['b', 'a']", message: "set equality ignores order" },
+        { rule: "!(['b', 'a'] == self.tags)", message: "a literal on the left compares in order" },
+        { rule: "self.tags + ['c', 'a'] == ['a', 'b', 'c']", message: "set union keeps the left order" },
+      ],
+    );
+    const spec = {
+      tags: ["a", "b"],
+      ports: [
+        { name: "http", port: 80 },
+        { name: "dns", port: 53 },
+      ],
+    };
+    const old = {
+      tags: ["b", "a"],
+      ports: [
+        { name: "dns", port: 53 },
+        { name: "http", port: 80 },
+      ],
+    };
+    expect(causes(set, spec, old).errors).toEqual([]);
+    const changed = {
+      tags: ["a", "b"],
+      ports: [
+        { name: "http", port: 8080 },
+        { name: "dns", port: 53 },
+      ],
+    };
+    expect(causes(set, changed, old).errors).toEqual(["FieldValueInvalid spec: Invalid value: ports are immutable"]);
+  });
+
   it("reports rules that do not compile as policy failures", async () => {
     const set = await bundleWith(props, [{ rule: "self.nope > 1" }, { rule: "self.replicas" }, { rule: "1 +" }]);
     const messages = set.failures.filter((f) => f.severity === "error").map((f) => f.message);
