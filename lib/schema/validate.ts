@@ -175,23 +175,31 @@ function rangeError(
   prefix: string,
   path: string,
 ): string | undefined {
-  const rep = kind === "int" ? numText(val, "int") : formatFloatF(asFloat(val));
-  let bad = false;
-  if (typeName === "integer") {
-    if (!/^[+-]?\d+$/.test(rep)) bad = true;
-    else {
-      const n = BigInt(rep);
-      if (format === "int32") bad = n < BigInt(INT32_MIN) || n > BigInt(INT32_MAX);
-      else bad = n < -(2n ** 63n) || n > 2n ** 63n - 1n;
-    }
-  } else if (format === "float" || format === "float32") {
-    const f = Number(rep);
-    bad = Number.isFinite(f) && Math.abs(f) > FLOAT32_MAX;
-  }
-  if (!bad) return undefined;
+  if (!isOutOfRange(val, kind, typeName, format)) return undefined;
   return format !== ""
     ? `${prefix} value must be of type ${typeName} with format ${format} in ${path}`
     : `${prefix} value must be of type ${typeName} (default format) in ${path}`;
+}
+
+/** The range test of IsValueValidAgainstRange, without building strings for the common cases. */
+function isOutOfRange(val: unknown, kind: Kind, typeName: string, format: string): boolean {
+  if (typeName === "integer") {
+    if (kind === "int") {
+      // Decoded integers always fit int64; only int32 needs a check.
+      if (format !== "int32") return false;
+      const n = typeof val === "bigint" ? val : BigInt(val as number);
+      return n < BigInt(INT32_MIN) || n > BigInt(INT32_MAX);
+    }
+    const f = asFloat(val);
+    if (!Number.isInteger(f)) return true; // "1.5" does not parse as an integer
+    if (format === "int32") return f < INT32_MIN || f > INT32_MAX;
+    return f < -(2 ** 63) || f >= 2 ** 63;
+  }
+  if (format === "float" || format === "float32") {
+    const f = asFloat(val);
+    return Number.isFinite(f) && Math.abs(f) > FLOAT32_MAX;
+  }
+  return false;
 }
 
 /** Options of one validation run. */
@@ -321,9 +329,21 @@ function validateNode(node: SchemaNode, data: unknown, path: string, acc: Acc, o
   validateNodeInner(node, data, path, acc, old, ratcheting);
 }
 
-function schemaTypes(node: SchemaNode): string[] {
-  if (node.intOrString) return ["integer", "string"];
-  return node.type === "" ? [] : [node.type];
+const INT_OR_STRING: readonly string[] = Object.freeze(["integer", "string"]);
+const NO_TYPES: readonly string[] = Object.freeze([]);
+const TYPE_LISTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  object: Object.freeze(["object"]),
+  array: Object.freeze(["array"]),
+  string: Object.freeze(["string"]),
+  integer: Object.freeze(["integer"]),
+  number: Object.freeze(["number"]),
+  boolean: Object.freeze(["boolean"]),
+});
+
+/** The type list kube-openapi sees (apiextensions makes int-or-string `["integer","string"]`). */
+function schemaTypes(node: SchemaNode): readonly string[] {
+  if (node.intOrString) return INT_OR_STRING;
+  return node.type === "" ? NO_TYPES : (TYPE_LISTS[node.type] ?? NO_TYPES);
 }
 
 function validateNodeInner(
@@ -400,7 +420,7 @@ function validateNodeInner(
   acc.count++;
 }
 
-function typeCheckNull(node: SchemaNode, types: string[], path: string, acc: Acc): void {
+function typeCheckNull(node: SchemaNode, types: readonly string[], path: string, acc: Acc): void {
   if (types.length > 0 && !node.nullable) {
     acc.add({
       plain: false,
@@ -433,18 +453,17 @@ function schemaInfo(kind: Kind): [string, string] {
   }
 }
 
-function typeCheck(types: string[], format: string, data: unknown, kind: Kind, path: string, acc: Acc): void {
+function typeCheck(types: readonly string[], format: string, data: unknown, kind: Kind, path: string, acc: Acc): void {
   const [schType, dataFormat] = schemaInfo(kind);
-  const contains = (t: string) => types.includes(t);
   const isLowerInt = format === "int64" && dataFormat === "int32";
   const isLowerFloat = format === "float64" && dataFormat === "float32";
-  const isFloatInt = schType === "number" && isFloat64AJSONInteger(asFloat(data)) && contains("integer");
-  const isIntFloat = schType === "integer" && contains("number");
+  const isFloatInt = schType === "number" && isFloat64AJSONInteger(asFloat(data)) && types.includes("integer");
+  const isIntFloat = schType === "integer" && types.includes("number");
   if (
     kind !== "string" &&
     kind !== "slice" &&
     format !== "" &&
-    !(contains(schType) || dataFormat === format || isFloatInt || isIntFloat || isLowerInt || isLowerFloat)
+    !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat || isLowerInt || isLowerFloat)
   ) {
     acc.add({
       plain: false,
@@ -455,11 +474,15 @@ function typeCheck(types: string[], format: string, data: unknown, kind: Kind, p
     });
     return;
   }
-  if (!(contains("number") || contains("integer")) && format !== "" && (kind === "string" || kind === "slice")) {
+  if (
+    !(types.includes("number") || types.includes("integer")) &&
+    format !== "" &&
+    (kind === "string" || kind === "slice")
+  ) {
     acc.count++;
     return;
   }
-  if (!(contains(schType) || isFloatInt || isIntFloat)) {
+  if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
     acc.add({
       plain: false,
       code: "invalidType",
@@ -632,7 +655,7 @@ function stringChecks(vv: NonNullable<SchemaNode["vv"]>, data: string, path: str
 
 function numberChecks(
   node: SchemaNode,
-  types: string[],
+  types: readonly string[],
   format: string,
   data: unknown,
   kind: Kind,
@@ -657,24 +680,39 @@ function numberChecks(
       native && kind === "int" ? multipleOfInt(path, data, factor) : multipleOfFloat(path, f, factor, data, kind);
     if (err !== undefined) acc.add(err);
   }
-  const bound = (b: number, isMax: boolean, exclusive: boolean) => {
-    const prefix = isMax ? "Maximum boundary" : "Minimum boundary";
-    const boundErr = rangeError(b, kindOf(b), typeName, format, prefix, path);
-    if (boundErr !== undefined) acc.add({ plain: true, code: "other", name: path, value: "", message: boundErr });
-    const native = boundErr === undefined;
-    if (native && kind === "int") {
-      const v = asBigInt(data);
-      const lim = toInt64(b);
-      const fails = isMax ? (exclusive ? v >= lim : v > lim) : exclusive ? v <= lim : v < lim;
-      if (fails) acc.add(boundError(path, data, lim.toString(), isMax, exclusive));
-    } else {
-      const fails = isMax ? (exclusive ? f >= b : f > b) : exclusive ? f <= b : f < b;
-      if (fails) acc.add(boundError(path, data, goFloat(b), isMax, exclusive));
-    }
-  };
-  if (vv.maximum !== undefined) bound(vv.maximum, true, vv.exclusiveMaximum);
-  if (vv.minimum !== undefined) bound(vv.minimum, false, vv.exclusiveMinimum);
+  if (vv.maximum !== undefined)
+    boundCheck(vv.maximum, true, vv.exclusiveMaximum, data, f, kind, typeName, format, path, acc);
+  if (vv.minimum !== undefined)
+    boundCheck(vv.minimum, false, vv.exclusiveMinimum, data, f, kind, typeName, format, path, acc);
   acc.count++;
+}
+
+function boundCheck(
+  b: number,
+  isMax: boolean,
+  exclusive: boolean,
+  data: unknown,
+  f: number,
+  kind: Kind,
+  typeName: string,
+  format: string,
+  path: string,
+  acc: Acc,
+): void {
+  const boundErr = rangeError(b, kindOf(b), typeName, format, isMax ? "Maximum boundary" : "Minimum boundary", path);
+  if (boundErr !== undefined) acc.add({ plain: true, code: "other", name: path, value: "", message: boundErr });
+  if (boundErr === undefined && kind === "int") {
+    const lim = toInt64(b);
+    // Compare as numbers when exact, as bigints otherwise.
+    const v = typeof data === "number" ? data : asBigInt(data);
+    const l = typeof data === "number" && Number.isSafeInteger(Number(lim)) ? Number(lim) : lim;
+    const vv = typeof l === "bigint" ? asBigInt(v) : v;
+    const fails = isMax ? (exclusive ? vv >= l : vv > l) : exclusive ? vv <= l : vv < l;
+    if (fails) acc.add(boundError(path, data, lim.toString(), isMax, exclusive));
+  } else {
+    const fails = isMax ? (exclusive ? f >= b : f > b) : exclusive ? f <= b : f < b;
+    if (fails) acc.add(boundError(path, data, goFloat(b), isMax, exclusive));
+  }
 }
 
 function boundError(path: string, value: unknown, limit: string, isMax: boolean, exclusive: boolean): RawError {
