@@ -535,6 +535,15 @@ export function parseURLValue(s: string): URLValue {
   return URLValue.parse(s);
 }
 
+/**
+ * Go's `url.ParseRequestURI(s)` error text (`parse "x": invalid URI for request`), or undefined
+ * when `s` is accepted; the `format.uri()` validator reports it as is.
+ */
+export function parseRequestURIError(s: string): string | undefined {
+  const r = parseRequestURI(toGoBytes(s));
+  return r.ok ? undefined : fromGoBytes(r.error);
+}
+
 /** CEL `isURL(s)`: whether Go's `url.ParseRequestURI` accepts `s`. */
 export function isURL(s: string): boolean {
   return parseRequestURI(toGoBytes(s)).ok;
