@@ -1,0 +1,188 @@
+/**
+ * Runs one cel-spec test through the adapter's plain CEL environment (`compilePlain` in lib/cel/plain.ts) and
+ * says whether it passed, failed (with a reason derived from what differs) or is out of scope (skip-rules.ts).
+ *
+ * - `type_env` identifiers become declarations; bound names without one are declared `dyn` when the test
+ *   disables the type check. `disable_check` turns the check off.
+ * - An expected `value` (or `typed_result.result`; the deduced type is not compared) must equal the result with
+ *   typed equality (values.ts). A test without a matcher expects `true`.
+ * - An expected `eval_error` passes when parsing, checking or evaluating fails, whatever the message.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compilePlain, type PlainResult } from "../../../lib/cel/plain.js";
+import { caseKey } from "../corpus.js";
+import type { KnownFailure } from "./known-failures.js";
+import { skipReason } from "./skip-rules.js";
+import { parseSimpleTestFile, type SpecFile, type SpecTest, type SpecValue } from "./textproto.js";
+import {
+  differs,
+  formatEngineValue,
+  formatSpecValue,
+  NotRepresentableError,
+  toDeclaration,
+  toEngineValue,
+} from "./values.js";
+
+export type SpecOutcome =
+  | { kind: "skipped"; reason: string }
+  | { kind: "passed" }
+  | { kind: "failed"; failure: KnownFailure };
+
+export interface SpecCase {
+  /** `<file>#<section>/<test>`; a repeated test name in a section gets ` (2)`, ` (3)`, … */
+  key: string;
+  file: string;
+  section: string;
+  /** The test name, with the same suffix as the key when repeated. */
+  name: string;
+  test: SpecTest;
+}
+
+export interface SpecCaseFile {
+  /** The file name, e.g. `string_ext.textproto`. */
+  file: string;
+  spec: SpecFile;
+  cases: SpecCase[];
+}
+
+/** Reads every `<corpus>/cel-spec/*.textproto`, in sorted order. Throws when the folder or its files are missing. */
+export function readSpecFiles(corpusRoot: string): SpecCaseFile[] {
+  const dir = join(corpusRoot, "cel-spec");
+  if (!existsSync(dir)) throw new Error(`CEL conformance tests not found: ${dir} does not exist`);
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith(".textproto"))
+    .sort();
+  if (names.length === 0) throw new Error(`CEL conformance tests: no *.textproto files in ${dir}`);
+  return names.map((file) => {
+    const spec = parseSimpleTestFile(readFileSync(join(dir, file), "utf8"), file);
+    const cases: SpecCase[] = [];
+    for (const section of spec.sections) {
+      const seen = new Map<string, number>();
+      for (const test of section.tests) {
+        const n = (seen.get(test.name) ?? 0) + 1;
+        seen.set(test.name, n);
+        const name = n === 1 ? test.name : `${test.name} (${n})`;
+        cases.push({ key: caseKey(file, `${section.name}/${name}`), file, section: section.name, name, test });
+      }
+    }
+    return { file, spec, cases };
+  });
+}
+
+const MAX_REASON = 160;
+
+function firstLine(s: string): string {
+  const line = s.split("\n")[0] ?? "";
+  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
+}
+
+function oneLine(expr: string): string {
+  const s = expr.replace(/\s*\n\s*/g, " ").trim();
+  return s.length > 200 ? `${s.slice(0, 199)}…` : s;
+}
+
+type Result = PlainResult | { kind: "unrepresentable"; message: string };
+
+function evaluate(test: SpecTest): Result {
+  const declarations: Record<string, string> = {};
+  for (const d of test.typeEnv) {
+    if (d.kind === "ident") declarations[d.name] = toDeclaration(d.type) ?? "dyn";
+  }
+  const bindings: Record<string, unknown> = {};
+  try {
+    for (const [name, b] of test.bindings) {
+      if (b.kind !== "value") continue;
+      bindings[name] = toEngineValue(b.value);
+      if (test.disableCheck && declarations[name] === undefined) declarations[name] = "dyn";
+    }
+  } catch (e) {
+    if (e instanceof NotRepresentableError) return { kind: "unrepresentable", message: e.message };
+    throw e;
+  }
+  const program = compilePlain(test.expr, declarations, { check: !test.disableCheck });
+  if ("error" in program) return program.error;
+  return program.evaluate(bindings);
+}
+
+function describeResult(r: Result): string {
+  if (r.kind === "value") return formatEngineValue(r.value);
+  if (r.kind === "error") return `${r.stage} error: ${firstLine(r.message)}`;
+  return `binding not representable: ${r.message}`;
+}
+
+/**
+ * Labels for failures whose engine message alone would mislead (e.g. "Unknown variable: i" for a two-variable
+ * comprehension). Only the report uses them; the first match is put in front of the reason.
+ */
+const REASON_LABELS: readonly { expr?: RegExp; reason?: RegExp; label: string }[] = [
+  {
+    expr: /\.(all|exists|existsOne|exists_one|transformList|transformMap|transformMapEntry)\(\s*\w+\s*,\s*\w+\s*,/,
+    reason: /Unknown variable/,
+    label: "two-variable comprehensions missing",
+  },
+  { expr: /\.(optMap|optFlatMap)\(/, reason: /Unknown variable/, label: "optMap/optFlatMap missing" },
+  { reason: /Unknown variable: (strings|net|ip|cidr|math|base64)\b/, label: "namespaced function missing" },
+  {
+    reason: /List elements must have the same type|Map (key|value) uses wrong type/,
+    label: "heterogeneous literal rejected (homogeneousAggregateLiterals)",
+  },
+  { reason: /Unexpected token: QUESTION/, label: "optional entries in literals ({?k: v}, [?x]) unsupported" },
+  { expr: /\b[bB][rR]['"]|\b[rR][bB]['"]/, reason: /parse error/, label: "raw bytes literals unsupported" },
+  { expr: /`/, reason: /parse error/, label: "backtick-quoted field names unsupported" },
+  { reason: /Invalid time zone specified/, label: "numeric UTC offsets as time zones unsupported" },
+];
+
+function labelled(test: SpecTest, reason: string): string {
+  for (const l of REASON_LABELS) {
+    if ((l.expr === undefined || l.expr.test(test.expr)) && (l.reason === undefined || l.reason.test(reason))) {
+      return `${l.label}: ${reason}`;
+    }
+  }
+  if (test.disableCheck && /\|\||&&/.test(test.expr) && /eval error/.test(reason)) {
+    return `error not absorbed by || or && without the type check: ${reason}`;
+  }
+  return reason;
+}
+
+/** Runs one test. Never throws for an engine failure; a thrown error means a bug in the harness. */
+export function runSpecCase(c: SpecCase): SpecOutcome {
+  const { test } = c;
+  const skip = skipReason(c.file, c.section, test);
+  if (skip !== undefined) return { kind: "skipped", reason: skip };
+
+  const result = evaluate(test);
+  const failed = (reason: string, want: string): SpecOutcome => {
+    const prefix = test.container !== "" ? `no container support (container ${test.container}): ` : "";
+    return {
+      kind: "failed",
+      failure: {
+        reason: `${prefix}${labelled(test, reason)}`,
+        expr: oneLine(test.expr),
+        want,
+        got: describeResult(result),
+      },
+    };
+  };
+
+  if (result.kind === "unrepresentable") return failed(`binding not representable: ${result.message}`, "(any)");
+
+  if (test.expect.kind === "error") {
+    const want = test.expect.messages.length > 0 ? `error: ${test.expect.messages.join(" | ")}` : "an error";
+    if (result.kind === "error") return { kind: "passed" };
+    return failed(`expected error, got value ${formatEngineValue(result.value)}`, want);
+  }
+
+  const expected: SpecValue | undefined =
+    test.expect.kind === "value"
+      ? test.expect.value
+      : test.expect.kind === "typedResult"
+        ? test.expect.value
+        : undefined;
+  if (expected === undefined) throw new Error(`${c.key}: no expected value (should have been skipped)`);
+  const want = formatSpecValue(expected);
+  if (result.kind === "error") return failed(`${result.stage} error: ${firstLine(result.message)}`, want);
+  const diff = differs(expected, result.value);
+  if (diff === undefined) return { kind: "passed" };
+  return failed(`wrong value: ${firstLine(diff)}`, want);
+}
