@@ -3,9 +3,10 @@
  * functions) in an engine environment as opaque types, functions, methods and operators, with the signatures of
  * apiserver pkg/cel/library. Library errors become engine evaluation errors carrying Kubernetes' text.
  */
-import { type Environment, EvaluationError } from "./engine.js";
+import { type Environment, EvaluationError, Optional } from "./engine.js";
 import { CIDR, isCIDR, parseCIDR } from "./libraries/cidr.js";
 import { LibraryError } from "./libraries/error.js";
+import { NAMED_FORMATS, NamedFormat, namedFormat } from "./libraries/format.js";
 import { IPAddress, ipIsCanonical, isIP, parseIP } from "./libraries/ip.js";
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "./libraries/quantity.js";
 import { isURL, parseURLValue, URLValue } from "./libraries/url.js";
@@ -175,9 +176,39 @@ function registerURL(env: Environment): void {
   env.registerOperator(`${URL_T} == ${URL_T}`, (a: URLValue, b: URLValue) => a.equals(b));
 }
 
+const FORMAT_T = "kubernetes.NamedFormat";
+
+/** The value of the `format` namespace constant. */
+class FormatNamespace {}
+
+/** The format library (Kubernetes 1.31+): `format.<name>()`, `format.named(name)`, `validate(s)`. */
+function registerFormat(env: Environment): void {
+  env.registerType(FORMAT_T, { ctor: NamedFormat, fields: {} });
+  env.registerType("k8s.FormatNamespace", { ctor: FormatNamespace, fields: {} });
+  env.registerConstant("format", "k8s.FormatNamespace", new FormatNamespace());
+  for (const [name, f] of NAMED_FORMATS) {
+    env.registerFunction(`k8s.FormatNamespace.${name}(): ${FORMAT_T}`, () => f);
+  }
+  env.registerFunction(
+    `k8s.FormatNamespace.named(string): optional<${FORMAT_T}>`,
+    (_ns: FormatNamespace, name: string) => {
+      const f = namedFormat(name);
+      return f === undefined ? Optional.none() : Optional.of(f);
+    },
+  );
+  env.registerFunction(
+    `${FORMAT_T}.validate(string): optional<list<string>>`,
+    libraryCall((f: NamedFormat, s: string) => {
+      const errs = f.validate(s);
+      return errs === undefined ? Optional.none() : Optional.of(errs);
+    }),
+  );
+}
+
 /** Registers every available Kubernetes library in `env`. */
 export function registerKubernetesLibraries(env: Environment): void {
   registerQuantity(env);
   registerNetwork(env);
   registerURL(env);
+  registerFormat(env);
 }

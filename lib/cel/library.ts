@@ -5,7 +5,8 @@
  * libraries (regex find/findAll, lists, strings extension additions). See spec/k8s-cel-semantics.md §9.
  */
 import { compilePattern } from "../schema/regex.js";
-import { type Environment, EvaluationError, newEnvironment } from "./engine.js";
+import { type Environment, EvaluationError, newEnvironment, type Optional } from "./engine.js";
+import { celEquals } from "./equality.js";
 import { registerKubernetesLibraries } from "./k8s-library.js";
 
 /** Built-in methods renamed to tollgate's versions before the type check. */
@@ -182,7 +183,15 @@ function timestampString(d: Date): string {
     .replace(/(\.\d*?)0+Z$/, "$1Z");
 }
 
+/** Optional equality (cel-go: equal when both are empty or both hold equal values; never equal to null). */
+function optionalEquals(a: Optional, b: Optional): boolean {
+  if (a.hasValue() !== b.hasValue()) return false;
+  return !a.hasValue() || celEquals(a.value(), b.value());
+}
+
 function registerLibrary(env: Environment): void {
+  env.registerOperator("optional<A> == optional<A>", (a: Optional, b: Optional) => optionalEquals(a, b));
+  env.registerOperator("optional<dyn> == null", () => false);
   env.registerFunction("__has(dyn, string): bool", (t: unknown, f: string) => hasField(t, f));
   env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (d: Date) => d);
   env.registerFunction("string(google.protobuf.Timestamp): string", (d: Date) => timestampString(d));

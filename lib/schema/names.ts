@@ -36,13 +36,17 @@ function maxLenError(n: number): string {
   return `must be no more than ${n} characters`;
 }
 
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  let s = `${msg} (`;
-  if (examples.length > 0) {
-    s += "e.g. ";
-    s += examples.map((e) => `'${e}'`).join(" or ");
-    s += ", ";
-  }
+/**
+ * apimachinery RegexError: each example is written as `'x', ` and joined with ` or `, which gives the double space
+ * of `(e.g. 'my-name',  or '123-abc', regex used for validation is '...')`.
+ */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((e, i) => {
+    if (i > 0) s += " or ";
+    s += `'${e}', `;
+  });
   return `${s}regex used for validation is '${fmt}')`;
 }
 
