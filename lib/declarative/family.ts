@@ -1,30 +1,508 @@
 /**
- * The declarative-validation family (+k8s: tags on Go API types). Until it is built, it claims Go sources so they
- * are reported as not evaluated.
+ * The declarative-validation family: Go API types with `+k8s:` comment tags (spec/k8s-declarative-validation-tags.txt,
+ * spec/declarative-validation-behaviour.md), read from the bundle's `*.go` files and `go.mod`, compiled once into a
+ * validator tree per kind, and interpreted at run time (no code generation).
+ *
+ * Bundle recognition: a Go package is a folder of `*.go` files; imports between packages of the bundle resolve
+ * through the module path of the nearest `go.mod` (or, without one, by folder suffix); a package's API group comes
+ * from `+groupName=` above its package clause (usually in doc.go), its version from the package name, its kinds
+ * from structs that embed a `TypeMeta`. Packages without `+groupName` are libraries of types. Objects are matched
+ * to kinds by apiVersion and kind and validated as given (no `+default` is applied).
  */
-import type { FamilyCompiler } from "../policy/family.js";
-import type { BundleFile, PolicyFailure } from "../policy/types.js";
+import {
+  type ErrorContext,
+  type FieldError,
+  type FieldErrorType,
+  internal,
+  OMIT_VALUE,
+  type Severity,
+  withType,
+} from "../field/error.js";
+import { formatValue } from "../field/message.js";
+import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
+import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
+import { type CompileProblem, Compiler, type EnumIndex, type Unit } from "./compile.js";
+import { type GoFile, loadGoParser, readGoFile, type TagLine } from "./go-source.js";
+import { type GoPackage, type NamedType, Universe } from "./go-types.js";
+import { parseTag, type Tag } from "./tags.js";
+import type { EnumMember } from "./validators.js";
+import { type Issue, NO_VALUE, type Run, runType, type TypeNode } from "./walk.js";
+
+/** What compiling the Go sources of a bundle produced, with timings (for benchmarks and the closing note). */
+export interface DeclarativeCompileResult {
+  policy: FamilyPolicy | null;
+  failures: PolicyFailure[];
+  stats: { files: number; packages: number; kinds: number; parseMs: number; compileMs: number };
+}
+
+export interface CompiledKind {
+  group: string;
+  version: string;
+  kind: string;
+  pkgName: string;
+  node: TypeNode;
+  /** Request subresources this kind validates ("/" is the resource itself). */
+  subresources: ReadonlySet<string>;
+  policy: string;
+}
 
 export function createDeclarativeCompiler(): FamilyCompiler {
   const files: BundleFile[] = [];
   return {
     family: "declarative",
     claimFile(file) {
-      if (!file.path.endsWith(".go") && !file.path.endsWith("go.mod")) return false;
+      if (!file.path.endsWith(".go") && baseName(file.path) !== "go.mod") return false;
       files.push(file);
       return true;
     },
     claimDocument: () => false,
-    async compile() {
-      const failures: PolicyFailure[] = files
-        .filter((f) => f.path.endsWith(".go"))
-        .map((f) => ({
-          severity: "warning",
-          family: "declarative",
-          file: f.path,
-          message: "declarative validation (+k8s: tags in Go sources) is not supported yet; this file is ignored",
-        }));
-      return { policy: null, failures };
+    async compile(config) {
+      const r = await compileDeclarative(files, config);
+      return { policy: r.policy, failures: r.failures };
     },
   };
+}
+
+function baseName(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i === -1 ? path : path.slice(i + 1);
+}
+
+function dirName(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i === -1 ? "" : path.slice(0, i);
+}
+
+/** The module path of a go.mod file (its `module` directive). */
+export function goModulePath(content: string): string | undefined {
+  for (const raw of content.split("\n")) {
+    const line = raw.replace(/\/\/.*$/, "").trim();
+    if (!line.startsWith("module")) continue;
+    const rest = line.slice("module".length).trim();
+    if (rest === "" || rest === "(") continue;
+    return rest.replace(/^"(.*)"$/, "$1").replace(/^`(.*)`$/, "$1");
+  }
+  return undefined;
+}
+
+const VERSION_NAME = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+
+/** k8s.io/apimachinery's UnsafeGuessKindToResource (the plural a kind is most likely served under). */
+function guessPlural(kind: string): string {
+  const k = kind.toLowerCase();
+  if (k.endsWith("s")) return `${k}es`;
+  if (k.endsWith("y")) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}
+
+/** Parses, resolves and compiles the Go sources of a bundle. Problems are PolicyFailures, never exceptions. */
+export async function compileDeclarative(
+  files: readonly BundleFile[],
+  config: ResolvedBundleConfig,
+): Promise<DeclarativeCompileResult> {
+  const failures: PolicyFailure[] = [];
+  const stats = { files: 0, packages: 0, kinds: 0, parseMs: 0, compileMs: 0 };
+  const goSources = files.filter((f) => f.path.endsWith(".go") && !f.path.endsWith("_test.go"));
+  if (goSources.length === 0) return { policy: null, failures, stats };
+  const fail = (f: Omit<PolicyFailure, "family">) => failures.push({ family: "declarative", ...f });
+
+  if (config.featureGates.DeclarativeValidation === false)
+    fail({
+      severity: "warning",
+      message: "feature gate DeclarativeValidation is locked to true since Kubernetes 1.36; false is ignored",
+    });
+
+  let parser: Awaited<ReturnType<typeof loadGoParser>>;
+  try {
+    parser = await loadGoParser();
+  } catch (e) {
+    fail({
+      severity: "error",
+      message: `cannot load the Go parser (tree-sitter-go): ${e instanceof Error ? e.message : String(e)}`,
+    });
+    return { policy: null, failures, stats };
+  }
+
+  const t0 = performance.now();
+  const parsed: GoFile[] = [];
+  for (const f of goSources) {
+    if (Buffer.byteLength(f.content, "utf8") > config.limits.documentBytes) {
+      fail({
+        severity: "error",
+        file: f.path,
+        message: `file is larger than the document limit (${config.limits.documentBytes} bytes): not read`,
+      });
+      continue;
+    }
+    parsed.push(readGoFile(parser, f.path, f.content));
+  }
+  stats.files = parsed.length;
+  stats.parseMs = performance.now() - t0;
+  const t1 = performance.now();
+
+  // Modules: the nearest go.mod above a folder gives its import path.
+  const modules = new Map<string, string>();
+  for (const f of files) {
+    if (baseName(f.path) !== "go.mod") continue;
+    const mod = goModulePath(f.content);
+    if (mod === undefined)
+      fail({ severity: "warning", file: f.path, message: "go.mod has no module directive: ignored" });
+    else modules.set(dirName(f.path), mod);
+  }
+  const importPathOf = (dir: string): string | undefined => {
+    let best: string | undefined;
+    for (const modDir of modules.keys()) {
+      if (modDir !== "" && dir !== modDir && !dir.startsWith(`${modDir}/`)) continue;
+      if (best === undefined || modDir.length > best.length) best = modDir;
+    }
+    if (best === undefined) return undefined;
+    const rel = best === "" ? dir : dir.slice(best.length + 1);
+    return rel === "" ? modules.get(best) : `${modules.get(best)}/${rel}`;
+  };
+
+  // Packages: one per folder, named by the package clause most of its files share.
+  const byDir = new Map<string, GoFile[]>();
+  for (const f of parsed) {
+    const d = dirName(f.path);
+    const list = byDir.get(d) ?? [];
+    list.push(f);
+    byDir.set(d, list);
+  }
+  const packages: GoPackage[] = [];
+  const failedPackages = new Set<GoPackage>();
+  for (const [dir, dirFiles] of [...byDir].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const counts = new Map<string, number>();
+    for (const f of dirFiles)
+      if (f.packageName !== undefined) counts.set(f.packageName, (counts.get(f.packageName) ?? 0) + 1);
+    const name = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const pkgFiles: GoFile[] = [];
+    let broken = false;
+    for (const f of dirFiles) {
+      for (const s of f.syntaxErrors) {
+        broken = true;
+        fail({ severity: "error", file: f.path, path: `line ${s.line}`, message: s.message });
+      }
+      if (f.packageName === undefined) {
+        if (f.syntaxErrors.length === 0) fail({ severity: "error", file: f.path, message: "no package clause" });
+        broken = true;
+        continue;
+      }
+      if (f.packageName !== name) {
+        fail({
+          severity: "warning",
+          file: f.path,
+          message: `declares package ${f.packageName}, but the folder's package is ${name}: ignored`,
+        });
+        continue;
+      }
+      pkgFiles.push(f);
+    }
+    if (name === undefined) continue;
+    const pkg: GoPackage = {
+      dir,
+      importPath: importPathOf(dir),
+      name,
+      files: pkgFiles,
+      packageTags: pkgFiles.flatMap((f) => f.packageTags.map((t) => ({ ...t, file: f.path }))),
+      types: new Map(),
+      consts: [],
+    };
+    for (const f of pkgFiles) {
+      for (const t of f.types) {
+        const prev = pkg.types.get(t.name);
+        if (prev !== undefined) {
+          fail({
+            severity: "error",
+            file: t.file,
+            path: `line ${t.line}`,
+            message: `type ${t.name} is declared twice (also at ${prev.file} line ${prev.line})`,
+          });
+          broken = true;
+          continue;
+        }
+        pkg.types.set(t.name, t);
+      }
+      pkg.consts.push(...f.consts);
+    }
+    if (broken) failedPackages.add(pkg);
+    packages.push(pkg);
+  }
+  stats.packages = packages.length;
+
+  const universe = new Universe(packages);
+  const enums = buildEnumIndex(universe, failures);
+  const compiler = new Compiler(universe, enums, failedPackages);
+  // Every named type is compiled (so tags of library packages are checked too); only kinds are validated.
+  const nodes = new Map<NamedType, TypeNode>();
+  for (const pkg of packages) {
+    for (const decl of pkg.types.values()) {
+      if (decl.alias || decl.generic) continue;
+      const nt = universe.namedType(pkg, decl.name)!;
+      nodes.set(nt, compiler.nodeForNamed(nt));
+    }
+  }
+  compiler.finish();
+
+  // Kinds.
+  const kinds: CompiledKind[] = [];
+  const covered: CoveredKind[] = [];
+  const problemKinds = new Map<CompileProblem, string[]>();
+  const seenKinds = new Set<string>();
+  for (const pkg of packages) {
+    const groupTags = pkg.packageTags.filter((t) => t.text.startsWith("+groupName="));
+    if (groupTags.length === 0) continue;
+    const groups = new Set(groupTags.map((t) => t.text.slice("+groupName=".length).trim()));
+    if (groups.size > 1) {
+      fail({
+        severity: "error",
+        file: groupTags[1]!.file,
+        path: `line ${groupTags[1]!.line}`,
+        message: `package ${pkg.dir} declares more than one +groupName: ${[...groups].join(", ")}`,
+      });
+      continue;
+    }
+    const group = [...groups][0]!;
+    const version = pkg.name;
+    if (!VERSION_NAME.test(version))
+      fail({
+        severity: "warning",
+        file: groupTags[0]!.file,
+        message: `package name ${version} does not look like an API version (v1, v1beta1, v2alpha1...)`,
+      });
+    for (const decl of pkg.types.values()) {
+      if (decl.alias || decl.generic) continue;
+      const nt = universe.namedType(pkg, decl.name)!;
+      const u = nt.underlying();
+      if (u.t !== "struct" || !u.struct.fields.some((f) => f.embedded && f.goName === "TypeMeta")) continue;
+      const key = `${group}/${version}/${decl.name}`;
+      if (seenKinds.has(key)) {
+        fail({
+          severity: "error",
+          file: decl.file,
+          path: `line ${decl.line}`,
+          message: `${key} is declared by more than one package`,
+        });
+        continue;
+      }
+      seenKinds.add(key);
+      const node = nodes.get(nt)!;
+      const reached = reachableProblems(compiler.units.get(node)!);
+      const errors = reached.filter((p) => p.severity === "error");
+      for (const p of errors) {
+        const list = problemKinds.get(p) ?? [];
+        list.push(key);
+        problemKinds.set(p, list);
+      }
+      if (errors.length > 0) continue;
+      const subresources = new Set<string>();
+      const lines = [...decl.doc, ...decl.docBefore];
+      const isSub = tagValues(lines, "k8s:isSubresource");
+      if (isSub.length > 0) for (const s of isSub) subresources.add(s);
+      else {
+        subresources.add("/");
+        for (const s of tagValues(lines, "k8s:supportsSubresource")) subresources.add(s);
+      }
+      kinds.push({
+        group,
+        version,
+        kind: decl.name,
+        pkgName: pkg.name,
+        node,
+        subresources,
+        policy: `${group}/${version}.${decl.name}`,
+      });
+      covered.push({
+        group,
+        version,
+        kind: decl.name,
+        plural: guessPlural(decl.name),
+        scope: decl.doc.some((l) => l.text.startsWith("+genclient:nonNamespaced")) ? "Cluster" : "Namespaced",
+        family: "declarative",
+        rules: compiler.countRules(node),
+      });
+    }
+  }
+  stats.kinds = kinds.length;
+
+  // Every problem once, with the kinds it makes unusable.
+  const seen = new Set<string>();
+  for (const unit of compiler.units.values())
+    collectProblems(unit, (p) => {
+      const key = `${p.file}\0${p.line}\0${p.message}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const f: PolicyFailure = {
+        severity: p.severity,
+        family: "declarative",
+        file: p.file,
+        path: `line ${p.line}`,
+        message: p.message,
+      };
+      if (p.rule !== undefined) f.rule = p.rule;
+      const ks = problemKinds.get(p);
+      if (ks !== undefined) f.kinds = [...new Set(ks)];
+      failures.push(f);
+    });
+  stats.compileMs = performance.now() - t1;
+
+  if (kinds.length === 0) return { policy: null, failures, stats };
+  return { policy: createPolicy(kinds, covered), failures, stats };
+}
+
+function tagValues(lines: TagLine[], name: string): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    if (!l.text.startsWith(`+${name}`)) continue;
+    try {
+      const t = parseTag(l.text);
+      if (t.name === name && t.value?.kind === "string") out.push(t.value.value);
+    } catch {
+      // Reported when the type's tags are compiled.
+    }
+  }
+  return out;
+}
+
+function reachableProblems(root: Unit): CompileProblem[] {
+  const out: CompileProblem[] = [];
+  collectProblems(root, (p) => out.push(p));
+  return out;
+}
+
+function collectProblems(root: Unit, each: (p: CompileProblem) => void): void {
+  const seen = new Set<Unit>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    if (seen.has(u)) continue;
+    seen.add(u);
+    for (const p of u.problems) each(p);
+    for (const c of u.children) stack.push(c);
+  }
+}
+
+/** Every typed constant of a named string type, with its +k8s:enumExclude conditions. */
+function buildEnumIndex(universe: Universe, failures: PolicyFailure[]): EnumIndex {
+  const index: EnumIndex = new Map();
+  for (const pkg of universe.packages) {
+    const stringConsts = new Map<string, string>();
+    for (const c of pkg.consts) if (c.value?.kind === "string") stringConsts.set(c.name, c.value.value);
+    for (const c of pkg.consts) {
+      if (c.type === undefined || c.value === undefined) continue;
+      const t = universe.resolveExpr(pkg, c.file, c.type);
+      if (t.t !== "named") continue;
+      const u = t.named.underlying();
+      if (u.t !== "basic" || u.kind !== "string") continue;
+      const value =
+        c.value.kind === "string"
+          ? c.value.value
+          : c.value.kind === "ident"
+            ? stringConsts.get(c.value.name)
+            : undefined;
+      if (value === undefined) continue;
+      const member: EnumMember = { value, excluded: false, excludeWhen: [] };
+      for (const l of c.doc) {
+        if (!l.text.startsWith("+k8s:")) continue;
+        let tag: Tag;
+        try {
+          tag = parseTag(l.text);
+        } catch (e) {
+          failures.push({
+            severity: "error",
+            family: "declarative",
+            file: c.file,
+            path: `line ${l.line}`,
+            rule: l.text,
+            message: `malformed tag: ${e instanceof Error ? e.message : String(e)}`,
+          });
+          continue;
+        }
+        if (tag.name === "k8s:enumExclude") member.excluded = true;
+        else if (
+          (tag.name === "k8s:ifEnabled" || tag.name === "k8s:ifDisabled") &&
+          tag.value?.kind === "tag" &&
+          tag.value.tag.name === "k8s:enumExclude"
+        ) {
+          const opt = tag.args[0]?.value;
+          if (opt?.kind === "string")
+            member.excludeWhen.push({ option: opt.value, enabled: tag.name === "k8s:ifEnabled" });
+        }
+      }
+      const list = index.get(t.named) ?? [];
+      list.push(member);
+      index.set(t.named, list);
+    }
+  }
+  return index;
+}
+
+/**
+ * An Issue as a FieldError. FieldValueTooShort and FieldValueTooFew (minLength, minItems, minProperties) are
+ * apimachinery error types that lib/field does not list yet: they are built here with apimachinery's wording
+ * ("Too short: <detail>" without the value, as for Too long; "Too few: <count>: <detail>", as for Too many).
+ */
+export function issueToFieldError(i: Issue, policy: string, severity: Severity): FieldError {
+  const ctx: ErrorContext = { source: { kind: "declarative", policy, rule: i.rule }, severity };
+  if (i.origin !== undefined) ctx.origin = i.origin;
+  const value = i.value === NO_VALUE ? OMIT_VALUE : i.value;
+  if (i.type === "FieldValueTooShort" || i.type === "FieldValueTooFew") {
+    const shortType = i.type === "FieldValueTooShort";
+    const err = withType("FieldValueInvalid", i.path, shortType ? OMIT_VALUE : value, i.detail, ctx);
+    err.type = i.type as FieldErrorType;
+    let message = shortType ? "Too short" : "Too few";
+    if (!shortType && value !== OMIT_VALUE) message += `: ${formatValue(value)}`;
+    if (i.detail !== "") message += `: ${i.detail}`;
+    err.message = message;
+    return err;
+  }
+  if (i.type === "InternalError") return internal(i.path, i.detail, ctx);
+  return withType(i.type, i.path, value, i.detail, ctx);
+}
+
+function createPolicy(kinds: CompiledKind[], covered: CoveredKind[]): FamilyPolicy {
+  const byKey = new Map<string, CompiledKind>();
+  for (const k of kinds) byKey.set(`${k.group}/${k.version}/${k.kind}`, k);
+  return Object.freeze({
+    family: "declarative" as const,
+    kinds: Object.freeze(covered),
+    covers: (group: string, version: string, kind: string) => byKey.has(`${group}/${version}/${kind}`),
+    validate(req: FamilyRequest, ctx: { config: ResolvedBundleConfig }): FamilyResult | undefined {
+      const k = byKey.get(`${req.group}/${req.version}/${req.kind}`);
+      if (k === undefined) return undefined;
+      return validateKind(k, req, ctx.config);
+    },
+  });
+}
+
+/**
+ * Validates one object of a compiled kind. Standard errors and InternalErrors are returned; beta errors while
+ * the DeclarativeValidationBeta gate is on (default), shadowed otherwise; alpha errors are always shadowed
+ * (spec section 8). A fault inside the walk becomes the apiserver's `panic during declarative validation`.
+ */
+export function validateKind(k: CompiledKind, req: FamilyRequest, config: ResolvedBundleConfig): FamilyResult {
+  const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [] };
+  if (req.operation === "DELETE") return result;
+  const errCtx: ErrorContext = { source: { kind: "declarative", policy: k.policy } };
+  const sub = req.subresource === undefined || req.subresource === "" ? "/" : `/${req.subresource.replace(/^\//, "")}`;
+  if (!k.subresources.has(sub)) {
+    result.errors.push(internal(null, `no validation found for *${k.pkgName}.${k.kind}, subresource: ${sub}`, errCtx));
+    return result;
+  }
+  const update = req.operation === "UPDATE" && req.oldObject !== undefined;
+  const run: Run = { update, gates: config.featureGates, issues: [] };
+  try {
+    runType(run, k.node, null, req.object, update ? req.oldObject : undefined);
+  } catch (e) {
+    result.errors.push(
+      internal(null, `panic during declarative validation: ${e instanceof Error ? e.message : String(e)}`, errCtx),
+    );
+    return result;
+  }
+  const betaEnforced = config.featureGates.DeclarativeValidationBeta !== false;
+  for (const i of run.issues) {
+    const enforced = i.type === "InternalError" || i.level === "standard" || (i.level === "beta" && betaEnforced);
+    if (enforced) result.errors.push(issueToFieldError(i, k.policy, "error"));
+    else result.shadowed.push(issueToFieldError(i, k.policy, "shadow"));
+  }
+  return result;
 }

@@ -6,7 +6,7 @@ import { join, relative, sep } from "node:path";
 import { StorageError } from "../errors.js";
 
 /** File names a policy bundle or an input folder is made of. */
-export const POLICY_FILE = /\.(ya?ml|json|go)$/i;
+export const POLICY_FILE = /\.(ya?ml|json|go)$|^go\.mod$/i;
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
