@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
+import {
+  addDouble,
+  addInt,
+  addUint,
+  compareBigint,
+  compareBool,
+  compareBytes,
+  compareDouble,
+  compareString,
+  isSorted,
+  listIndexOf,
+  listLastIndexOf,
+  listMax,
+  listMin,
+  listSum,
+} from "../../../../../lib/cel/libraries/lists.js";
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof LibraryError) return e.message;
+    throw e;
+  }
+  throw new Error("expected a LibraryError");
+}
+
+describe("isSorted", () => {
+  it.each([
+    { name: "ints", list: [1n, 2n, 3n], want: true },
+    { name: "ints unsorted", list: [1n, 3n, 2n], want: false },
+    { name: "equal neighbours", list: [1n, 1n, 2n], want: true },
+    { name: "empty", list: [], want: true },
+  ])("$name", ({ list, want }) => {
+    expect(isSorted(list, compareBigint)).toBe(want);
+  });
+
+  it.each([
+    { name: "lexicographic (doc example)", list: ["v1", "v10", "v2"], want: true },
+    { name: "unsorted strings", list: ["b", "a"], want: false },
+    { name: "UTF-8 byte order", list: ["\uff61", "😀"], want: true },
+  ])("$name", ({ list, want }) => {
+    expect(isSorted(list, compareString)).toBe(want);
+  });
+
+  it.each([
+    { name: "doubles", list: [1.5, 2.5], want: true },
+    { name: "NaN pairs count as ordered", list: [3, Number.NaN, 1], want: true },
+    { name: "descending doubles", list: [2, 1], want: false },
+  ])("$name", ({ list, want }) => {
+    expect(isSorted(list, compareDouble)).toBe(want);
+  });
+
+  it("bools and bytes", () => {
+    expect(isSorted([false, true, true], compareBool)).toBe(true);
+    expect(isSorted([true, false], compareBool)).toBe(false);
+    expect(isSorted([new Uint8Array([1]), new Uint8Array([1, 0]), new Uint8Array([2])], compareBytes)).toBe(true);
+  });
+});
+
+describe("min / max", () => {
+  it.each([
+    { list: [3n, 1n, 2n], min: 1n, max: 3n },
+    { list: [5n], min: 5n, max: 5n },
+    { list: [-1n, -1n], min: -1n, max: -1n },
+  ])("$list", ({ list, min, max }) => {
+    expect(listMin(list, compareBigint)).toBe(min);
+    expect(listMax(list, compareBigint)).toBe(max);
+  });
+
+  it("keeps the current candidate when a NaN is involved", () => {
+    expect(listMin([Number.NaN, 1], compareDouble)).toBeNaN();
+    expect(listMin([1, Number.NaN, 0.5], compareDouble)).toBe(0.5);
+    expect(listMax([1, Number.NaN], compareDouble)).toBe(1);
+  });
+
+  it.each([
+    { op: "min", fn: () => listMin([], compareBigint), error: "min called on empty list" },
+    { op: "max", fn: () => listMax([], compareBigint), error: "max called on empty list" },
+  ])("$op on an empty list", ({ fn, error }) => {
+    expect(errorOf(fn)).toBe(error);
+  });
+});
+
+describe("sum", () => {
+  it.each([
+    { name: "ints", got: () => listSum([1n, 2n, 3n], 0n, addInt), want: 6n },
+    { name: "empty ints", got: () => listSum([], 0n, addInt), want: 0n },
+    { name: "uints", got: () => listSum([1n, 2n], 0n, addUint), want: 3n },
+  ])("$name", ({ got, want }) => {
+    expect(got()).toBe(want);
+  });
+
+  it("doubles", () => {
+    expect(listSum([0.5, 1.25], 0, addDouble)).toBe(1.75);
+    expect(listSum([], 0, addDouble)).toBe(0);
+  });
+
+  it.each([
+    { name: "int overflow", fn: () => listSum([9223372036854775807n, 1n], 0n, addInt), error: "integer overflow" },
+    {
+      name: "int underflow",
+      fn: () => listSum([-9223372036854775808n, -1n], 0n, addInt),
+      error: "integer overflow",
+    },
+    {
+      name: "uint overflow",
+      fn: () => listSum([18446744073709551615n, 1n], 0n, addUint),
+      error: "unsigned integer overflow",
+    },
+  ])("$name", ({ fn, error }) => {
+    expect(errorOf(fn)).toBe(error);
+  });
+});
+
+describe("indexOf / lastIndexOf (doc examples)", () => {
+  const eq = (a: unknown, b: unknown): boolean => a === b;
+  it.each([
+    { list: [1n, 2n, 2n, 3n], item: 2n, first: 1n, last: 2n },
+    { list: ["a", "b", "b", "c"], item: "b", first: 1n, last: 2n },
+    { list: [1.0], item: 1.1, first: -1n, last: -1n },
+    { list: [], item: "string", first: -1n, last: -1n },
+  ])("$list / $item", ({ list, item, first, last }) => {
+    expect(listIndexOf<unknown>(list, item, eq)).toBe(first);
+    expect(listLastIndexOf<unknown>(list, item, eq)).toBe(last);
+  });
+});
