@@ -123,6 +123,7 @@ function compareScaled(a: bigint, ea: number, b: bigint, eb: number): number {
   const sb = b === 0n ? 0 : b > 0n ? 1 : -1;
   if (sa !== sb) return sa > sb ? 1 : -1;
   if (sa === 0) return 0;
+  if (ea === eb) return a === b ? 0 : a > b ? 1 : -1;
   // Same sign, both non-zero: compare magnitudes by order first.
   const ma = decimalDigits(a) + ea;
   const mb = decimalDigits(b) + eb;
