@@ -17,7 +17,15 @@
  * A `justWarning` rule that is not satisfied is a warning (improvement 2); its errors are still errors.
  */
 import { type IntArg, isKnownType, type Rule, type RulePath, ruleLabel, type StringArg } from "./annotation.js";
-import { findResults, JsonPathEvalError, referenceRoot, type Val, vmRoot } from "./jsonpath/evaluate.js";
+import {
+  EvalBudget,
+  EvalBudgetExhausted,
+  findResults,
+  JsonPathEvalError,
+  referenceRoot,
+  type Val,
+  vmRoot,
+} from "./jsonpath/evaluate.js";
 import { staticPathProblem } from "./jsonpath/static-check.js";
 import { compare, integer, type Rational } from "./quantity.js";
 import { textLength, toRational, toText } from "./values.js";
@@ -78,114 +86,125 @@ export function withCpuDefaults(vm: Record<string, unknown>): Record<string, unk
   };
 }
 
-/** A path's values on the VM, or on the reference VM when the lookup on the VM fails (section 4). */
-function lookup(path: RulePath, vm: Val, what: string): Val[] {
-  try {
-    return findResults(path.template, vm);
-  } catch (e) {
-    if (!(e instanceof JsonPathEvalError)) throw e;
+/** One VM's evaluation: the VM (with CPU defaults), the reference VM, and the work budget they share. */
+class Evaluation {
+  readonly vm: Val;
+  private readonly reference = referenceRoot();
+  readonly budget = new EvalBudget(MAX_VALUES_PER_VM);
+
+  constructor(vm: Record<string, unknown>) {
+    this.vm = vmRoot(withCpuDefaults(vm));
+  }
+
+  /** Whether `valid` finds a value on the VM itself (no reference fallback; any failure means no). */
+  applies(valid: RulePath): boolean {
     try {
-      return findResults(path.template, referenceRoot());
-    } catch (e2) {
-      if (!(e2 instanceof JsonPathEvalError)) throw e2;
-      // A path no VirtualMachine has is a defect of the rule; one this VM lacks (a map key) is the VM's.
-      const never = staticPathProblem(path.template);
-      if (never !== undefined) {
-        throw new RuleError(
-          `invalid JSONPath: ${what} ${path.expr} cannot resolve against a VirtualMachine (${never})`,
-          true,
-        );
-      }
-      throw new RuleError(`invalid JSONPath: ${what} ${path.expr} cannot be resolved (${e.message})`, false);
+      return findResults(valid.template, this.vm, this.budget).length > 0;
+    } catch (e) {
+      if (e instanceof JsonPathEvalError) return false;
+      throw e;
     }
   }
-}
 
-function intArg(arg: IntArg, key: string, vm: Val): Rational {
-  if ("literal" in arg) return integer(arg.literal);
-  const vals = lookup(arg.path, vm, `"${key}"`);
-  const converted = vals.map((v) => toRational(v));
-  for (const c of converted) if ("error" in c) throw new RuleError(`"${key}" (${arg.text}): ${c.error}`, false);
-  if (converted.length !== 1) {
-    throw new RuleError(`"${key}" (${arg.text}): expected one value, found ${converted.length}`, false);
+  /** A path's values on the VM, or on the reference VM when the lookup on the VM fails (section 4). */
+  lookup(path: RulePath, what: string): Val[] {
+    try {
+      return findResults(path.template, this.vm, this.budget);
+    } catch (e) {
+      if (!(e instanceof JsonPathEvalError)) throw e;
+      try {
+        return findResults(path.template, this.reference, this.budget);
+      } catch (e2) {
+        if (!(e2 instanceof JsonPathEvalError)) throw e2;
+        // A path no VirtualMachine has is a defect of the rule; one this VM lacks (a map key) is the VM's.
+        const never = staticPathProblem(path.template);
+        if (never !== undefined) {
+          throw new RuleError(
+            `invalid JSONPath: ${what} ${path.expr} cannot resolve against a VirtualMachine (${never})`,
+            true,
+          );
+        }
+        throw new RuleError(`invalid JSONPath: ${what} ${path.expr} cannot be resolved (${e.message})`, false);
+      }
+    }
   }
-  return converted[0] as Rational;
+
+  /** An integer argument: a literal, or a JSONPath that yields exactly one integer or quantity (section 8). */
+  intArg(arg: IntArg | undefined, key: string): Rational | undefined {
+    if (arg === undefined) return undefined;
+    if ("literal" in arg) return integer(arg.literal);
+    const converted = this.lookup(arg.path, `"${key}"`).map(toRational);
+    for (const c of converted) if ("error" in c) throw new RuleError(`"${key}" (${arg.text}): ${c.error}`, false);
+    if (converted.length !== 1) {
+      throw new RuleError(`"${key}" (${arg.text}): expected one value, found ${converted.length}`, false);
+    }
+    return converted[0] as Rational;
+  }
+
+  /** A `values` entry: a literal, or a JSONPath that yields exactly one value. */
+  stringArg(arg: StringArg, key: string): string {
+    if ("literal" in arg) return arg.literal;
+    const vals = this.lookup(arg.path, `"${key}"`);
+    if (vals.length !== 1) {
+      throw new RuleError(`"${key}" (${arg.text}): expected one value, found ${vals.length}`, false);
+    }
+    return toText(vals[0]!);
+  }
 }
 
-function stringArg(arg: StringArg, key: string, vm: Val): string {
-  if ("literal" in arg) return arg.literal;
-  const vals = lookup(arg.path, vm, `"${key}"`);
-  if (vals.length !== 1) throw new RuleError(`"${key}" (${arg.text}): expected one value, found ${vals.length}`, false);
-  return toText(vals[0]!);
-}
+/** Most values all the rules of one VM may make together (a few hundred milliseconds of work at worst). */
+export const MAX_VALUES_PER_VM = 1_000_000;
 
-interface Bounds {
-  min?: Rational;
-  max?: Rational;
-}
-
-function within(v: Rational, b: Bounds): boolean {
-  if (b.min !== undefined && compare(v, b.min) < 0) return false;
-  if (b.max !== undefined && compare(v, b.max) > 0) return false;
+function within(v: Rational, min: Rational | undefined, max: Rational | undefined): boolean {
+  if (min !== undefined && compare(v, min) < 0) return false;
+  if (max !== undefined && compare(v, max) > 0) return false;
   return true;
 }
 
-function bounds(minArg: IntArg | undefined, maxArg: IntArg | undefined, keys: [string, string], vm: Val): Bounds {
-  const b: Bounds = {};
-  if (minArg !== undefined) b.min = intArg(minArg, keys[0], vm);
-  if (maxArg !== undefined) b.max = intArg(maxArg, keys[1], vm);
-  return b;
-}
+/** How a rule type tests one value: true when it passes; throws RuleError when the value cannot be used. */
+type Check = (v: Val) => boolean;
 
-/** Applies one well-formed, applicable rule: the failing values, or throws RuleError. */
-function apply(rule: Rule, vm: Val): Failure[] {
-  // Specialize: arguments and the regex, before the path (section 6, step 4).
-  let check: (v: Val) => boolean;
+/** Specialize (section 6, step 4): the rule's arguments resolved and its regex compiled, as a check of one value. */
+function specialize(rule: Rule, ev: Evaluation): Check {
   switch (rule.type) {
     case "integer": {
-      const b = bounds(rule.min, rule.max, ["min", "max"], vm);
-      const values = new Map<Val, Rational>();
-      check = (v) => within(values.get(v)!, b);
-      return applyPath(rule, vm, (vals) => {
-        for (const v of vals) {
-          const r = toRational(v);
-          if ("error" in r) throw new RuleError(r.error, false);
-          values.set(v, r);
-        }
-        return vals.filter((v) => !check(v));
-      });
+      const min = ev.intArg(rule.min, "min");
+      const max = ev.intArg(rule.max, "max");
+      return (v) => {
+        const r = toRational(v);
+        if ("error" in r) throw new RuleError(r.error, false);
+        return within(r, min, max);
+      };
     }
     case "string": {
-      const b = bounds(rule.minLength, rule.maxLength, ["minLength", "maxLength"], vm);
-      check = (v) => within(integer(BigInt(textLength(toText(v)))), b);
-      break;
+      const min = ev.intArg(rule.minLength, "minLength");
+      const max = ev.intArg(rule.maxLength, "maxLength");
+      return (v) => within(integer(BigInt(textLength(toText(v)))), min, max);
     }
     case "enum": {
-      const allowed = new Set((rule.values ?? []).map((a, i) => stringArg(a, `values[${i}]`, vm)));
-      check = (v) => allowed.has(toText(v));
-      break;
+      const allowed = new Set((rule.values ?? []).map((a, i) => ev.stringArg(a, `values[${i}]`)));
+      return (v) => allowed.has(toText(v));
     }
     default: {
       const re = rule.compiledRegex;
       if (re === undefined || "error" in re) {
         throw new RuleError(`"regex" ${JSON.stringify(rule.regex)} does not compile: ${re?.error ?? ""}`, true);
       }
-      check = (v) => re.test(toText(v));
-      break;
+      return (v) => re.test(toText(v));
     }
   }
-  return applyPath(rule, vm, (vals) => vals.filter((v) => !check(v)));
 }
 
-function applyPath(rule: Rule, vm: Val, failing: (vals: Val[]) => Val[]): Failure[] {
+/** Apply (section 6, step 5): every value must pass; values that cannot be used are errors before "no values". */
+function apply(rule: Rule, ev: Evaluation, check: Check): Failure[] {
   if (rule.path === undefined) throw new RuleError(`missing required key "path"`, true);
-  const vals = lookup(rule.path, vm, "path");
-  const bad = failing(vals);
+  const vals = ev.lookup(rule.path, "path");
+  const failures = vals.filter((v) => !check(v)).map((value) => ({ value }));
   if (vals.length === 0) throw new RuleError(`no values were found at ${rule.path.expr}`, false);
-  return bad.map((value) => ({ value }));
+  return failures;
 }
 
-function evaluateRule(rule: Rule, vm: Val): RuleOutcome {
+function evaluateRule(rule: Rule, ev: Evaluation): RuleOutcome {
   if (rule.duplicateOf !== undefined) {
     return { kind: "error", problem: `duplicate rule name (rule #${rule.duplicateOf} has it too)`, policy: true };
   }
@@ -197,20 +216,13 @@ function evaluateRule(rule: Rule, vm: Val): RuleOutcome {
     };
   }
   if (rule.message === "") return { kind: "error", problem: `missing required key "message"`, policy: true };
-  if (rule.valid !== undefined) {
-    try {
-      if (findResults(rule.valid.template, vm).length === 0) return { kind: "skipped" };
-    } catch (e) {
-      if (e instanceof JsonPathEvalError) return { kind: "skipped" };
-      throw e;
-    }
-  }
   try {
-    const failures = apply(rule, vm);
+    if (rule.valid !== undefined && !ev.applies(rule.valid)) return { kind: "skipped" };
+    const failures = apply(rule, ev, specialize(rule, ev));
     return failures.length === 0 ? { kind: "satisfied" } : { kind: "unsatisfied", failures };
   } catch (e) {
     if (e instanceof RuleError) return { kind: "error", problem: e.message, policy: e.policy };
-    if (e instanceof JsonPathEvalError) return { kind: "error", problem: e.message, policy: false };
+    if (e instanceof EvalBudgetExhausted) return { kind: "error", problem: e.message, policy: true };
     throw e;
   }
 }
@@ -218,8 +230,8 @@ function evaluateRule(rule: Rule, vm: Val): RuleOutcome {
 /** Evaluates every rule on a VM (greedy), after the CPU defaults. Never throws for a bad VM. */
 export function evaluateRules(rules: readonly Rule[], vm: Record<string, unknown>): RuleResult[] {
   if (rules.length === 0) return [];
-  const root = vmRoot(withCpuDefaults(vm));
-  return rules.map((rule) => ({ rule, outcome: evaluateRule(rule, root) }));
+  const ev = new Evaluation(vm);
+  return rules.map((rule) => ({ rule, outcome: evaluateRule(rule, ev) }));
 }
 
 export { ruleLabel };
