@@ -212,7 +212,7 @@ export class Compiler {
   constructor(
     readonly universe: Universe,
     private readonly enums: EnumIndex,
-    private readonly failedPackages: ReadonlySet<GoPackage>,
+    private readonly failedPackages: ReadonlyMap<GoPackage, SourceRef>,
   ) {}
 
   /** The node of a named type (its type-level tags, and its fields when it is a struct). */
@@ -223,11 +223,13 @@ export class Compiler {
     this.named.set(nt, node);
     const unit = this.units.get(node)!;
     const at = { file: nt.decl.file, line: nt.decl.line };
-    if (this.failedPackages.has(nt.pkg)) {
+    const broken = this.failedPackages.get(nt.pkg);
+    if (broken !== undefined) {
+      // One problem per package (deduplicated by location and text), naming every kind it disables.
       unit.problems.push({
         severity: "error",
-        ...at,
-        message: `type ${nt.pkg.name}.${nt.name}: its package (${nt.pkg.dir || "."}) could not be read`,
+        ...broken,
+        message: `package ${nt.pkg.dir || "."} could not be read: its types are not used`,
       });
       return node;
     }
@@ -352,7 +354,9 @@ export class Compiler {
       if (!l.text.startsWith("+k8s:")) continue;
       try {
         const tag = parseTag(l.text);
-        (tag as Tag & { line?: number }).line = l.line;
+        // Payload tags report the line of the comment they are written on.
+        for (let t: Tag | undefined = tag; t !== undefined; t = t.value?.kind === "tag" ? t.value.tag : undefined)
+          (t as Tag & { line?: number }).line = l.line;
         out.push(tag);
       } catch (e) {
         const message = e instanceof TagSyntaxError ? e.message : String(e);
@@ -748,7 +752,7 @@ export class Compiler {
       case "customUnique":
         if (base.t !== "slice" || (scope.kind !== "field" && scope.kind !== "type"))
           this.problem(scope, tag, "can only be used on list fields and list types");
-        else if (nested) this.problem(scope, tag, "cannot be used as a payload here");
+        else if (wrap !== IDENTITY) this.problem(scope, tag, "cannot be used as a payload here");
         return;
       case "minItems":
       case "maxItems": {

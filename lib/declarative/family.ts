@@ -23,10 +23,13 @@ import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "
 import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 import { type CompileProblem, Compiler, type EnumIndex, type Unit } from "./compile.js";
 import { type GoFile, loadGoParser, readGoFile, type TagLine } from "./go-source.js";
-import { type GoPackage, type NamedType, Universe } from "./go-types.js";
+import { type GoPackage, type GoType, type NamedType, type SourceRef, Universe } from "./go-types.js";
 import { parseTag, type Tag } from "./tags.js";
 import type { EnumMember } from "./validators.js";
-import { type Issue, NO_VALUE, type Run, runType, type TypeNode } from "./walk.js";
+import { decodeIssues, type Issue, NO_VALUE, type Run, runType, type TypeNode } from "./walk.js";
+
+/** Decoding problems reported for one object before giving up (the API server reports only the first). */
+const MAX_DECODE_ISSUES = 10;
 
 /** What compiling the Go sources of a bundle produced, with timings (for benchmarks and the closing note). */
 export interface DeclarativeCompileResult {
@@ -40,6 +43,8 @@ export interface CompiledKind {
   version: string;
   kind: string;
   pkgName: string;
+  /** The root Go type (for decoding checks). */
+  type: GoType;
   node: TypeNode;
   /** Request subresources this kind validates ("/" is the resource itself). */
   subresources: ReadonlySet<string>;
@@ -169,22 +174,23 @@ export async function compileDeclarative(
     byDir.set(d, list);
   }
   const packages: GoPackage[] = [];
-  const failedPackages = new Set<GoPackage>();
+  // A package with syntax errors (or a duplicate declaration) cannot be trusted: its types fail where used.
+  const failedPackages = new Map<GoPackage, SourceRef>();
   for (const [dir, dirFiles] of [...byDir].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const counts = new Map<string, number>();
     for (const f of dirFiles)
       if (f.packageName !== undefined) counts.set(f.packageName, (counts.get(f.packageName) ?? 0) + 1);
     const name = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
     const pkgFiles: GoFile[] = [];
-    let broken = false;
+    let broken: SourceRef | undefined;
     for (const f of dirFiles) {
       for (const s of f.syntaxErrors) {
-        broken = true;
+        broken ??= { file: f.path, line: s.line };
         fail({ severity: "error", file: f.path, path: `line ${s.line}`, message: s.message });
       }
       if (f.packageName === undefined) {
         if (f.syntaxErrors.length === 0) fail({ severity: "error", file: f.path, message: "no package clause" });
-        broken = true;
+        broken ??= { file: f.path, line: 1 };
         continue;
       }
       if (f.packageName !== name) {
@@ -217,14 +223,14 @@ export async function compileDeclarative(
             path: `line ${t.line}`,
             message: `type ${t.name} is declared twice (also at ${prev.file} line ${prev.line})`,
           });
-          broken = true;
+          broken ??= { file: t.file, line: t.line };
           continue;
         }
         pkg.types.set(t.name, t);
       }
       pkg.consts.push(...f.consts);
     }
-    if (broken) failedPackages.add(pkg);
+    if (broken !== undefined) failedPackages.set(pkg, broken);
     packages.push(pkg);
   }
   stats.packages = packages.length;
@@ -307,6 +313,7 @@ export async function compileDeclarative(
         version,
         kind: decl.name,
         pkgName: pkg.name,
+        type: { t: "named", named: nt },
         node,
         subresources,
         policy: `${group}/${version}.${decl.name}`,
@@ -490,6 +497,12 @@ export function validateKind(k: CompiledKind, req: FamilyRequest, config: Resolv
   }
   const update = req.operation === "UPDATE" && req.oldObject !== undefined;
   const run: Run = { update, gates: config.featureGates, issues: [] };
+  const undecodable: Issue[] = [];
+  decodeIssues(k.type, req.object, null, undecodable, MAX_DECODE_ISSUES);
+  if (undecodable.length > 0) {
+    for (const i of undecodable) result.errors.push(issueToFieldError(i, k.policy, "error"));
+    return result;
+  }
   try {
     runType(run, k.node, null, req.object, update ? req.oldObject : undefined);
   } catch (e) {

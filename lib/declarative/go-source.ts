@@ -314,8 +314,10 @@ function readConstDeclaration(decl: Node, top: Node[], index: number, file: stri
       type = lastType;
       values = lastValues;
     } else {
-      type = typeNode === null ? undefined : readTypeExpr(typeNode);
-      values = valueNode === null ? [] : nonNull(valueNode.namedChildren).map(readConstValue);
+      const exprs = valueNode === null ? [] : nonNull(valueNode.namedChildren);
+      // `const X = T("x")` is a typed constant of type T.
+      type = typeNode === null ? conversionType(exprs[0]) : readTypeExpr(typeNode);
+      values = exprs.map(readConstValue);
       lastType = type;
       lastValues = values;
     }
@@ -323,6 +325,21 @@ function readConstDeclaration(decl: Node, top: Node[], index: number, file: stri
       out.push({ name: nameNode.text, type, value: values[i], doc: docs.doc, file, line: line(spec) });
     });
   }
+}
+
+/** The type of a conversion expression `T(x)` or `pkg.T(x)`, if that is what `n` is. */
+function conversionType(n: Node | undefined): TypeExpr | undefined {
+  if (n === undefined || n.type !== "call_expression") return undefined;
+  const fn = n.childForFieldName("function");
+  if (fn === null) return undefined;
+  if (fn.type === "identifier") return { kind: "name", name: fn.text, line: line(fn) };
+  if (fn.type === "selector_expression") {
+    const operand = fn.childForFieldName("operand");
+    const field = fn.childForFieldName("field");
+    if (operand?.type === "identifier" && field !== null)
+      return { kind: "qualified", pkg: operand.text, name: field.text, line: line(fn) };
+  }
+  return undefined;
 }
 
 function readConstValue(n: Node): ConstValue {

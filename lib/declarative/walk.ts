@@ -152,18 +152,6 @@ function runField(
   const f = node.field;
   const raw = fieldRaw(f, sv);
   const path = fieldPath(f, parentPath);
-  if (!decodes(f.type, raw)) {
-    r.issues.push({
-      type: "FieldValueTypeInvalid",
-      path,
-      value: raw,
-      detail: `must be of type ${jsonTypeName(f.type)}`,
-      origin: undefined,
-      level: "standard",
-      rule: "decode",
-    });
-    return;
-  }
   const v = view(f.type, raw);
   const ov = osv === undefined ? undefined : view(f.type, fieldRaw(f, osv));
   // Ratcheting: an unchanged field is not validated again (section 7.1).
@@ -174,10 +162,17 @@ function runField(
   for (const it of node.iters) runIter(r, it, path, v, ov);
 }
 
+/** The JSON type a Go type decodes from, for decode errors. */
 function jsonTypeName(t: GoType): string {
   switch (t.t) {
     case "basic":
-      return t.kind === "bytes" ? "string" : t.kind === "int" ? "integer" : t.kind === "float" ? "number" : t.kind;
+      return t.kind === "bytes"
+        ? "string"
+        : t.kind === "int"
+          ? `integer (${t.name})`
+          : t.kind === "float"
+            ? "number"
+            : t.kind;
     case "named":
       return jsonTypeName(t.named.underlying());
     case "pointer":
@@ -189,6 +184,52 @@ function jsonTypeName(t: GoType): string {
       return "object";
     default:
       return "any";
+  }
+}
+
+/**
+ * What json.Unmarshal into the root Go type would reject (a string for an int32, a fraction or an out-of-range
+ * number for an integer, an array for a struct...): the API server fails such a request before any validation
+ * runs, so the walk does not start. Unknown keys are ignored, as by the API server's decoder. At most `max`.
+ */
+export function decodeIssues(t: GoType, raw: unknown, path: Path | null, out: Issue[], max: number): void {
+  if (out.length >= max || raw === null || raw === undefined) return;
+  if (!decodes(t, raw)) {
+    out.push({
+      type: "FieldValueTypeInvalid",
+      path,
+      value: raw,
+      detail: `must be of type ${jsonTypeName(t)}`,
+      origin: undefined,
+      level: "standard",
+      rule: "json",
+    });
+    return;
+  }
+  switch (t.t) {
+    case "named":
+      decodeIssues(t.named.underlying(), raw, path, out, max);
+      return;
+    case "pointer":
+      decodeIssues(t.elem, raw, path, out, max);
+      return;
+    case "slice":
+      (raw as unknown[]).forEach((e, i) => {
+        decodeIssues(t.elem, e, indexOf(path, i), out, max);
+      });
+      return;
+    case "map":
+      for (const [k, e] of Object.entries(raw as Record<string, unknown>))
+        decodeIssues(t.elem, e, keyOf(path, k), out, max);
+      return;
+    case "struct":
+      for (const f of t.struct.fields) {
+        if (f.omitted) continue;
+        decodeIssues(f.type, fieldRaw(f, raw as Record<string, unknown>), fieldPath(f, path), out, max);
+      }
+      return;
+    default:
+      return;
   }
 }
 
