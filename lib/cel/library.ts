@@ -7,7 +7,8 @@
 import { compilePattern } from "../schema/regex.js";
 import { type Environment, EvaluationError, newEnvironment, type Optional } from "./engine.js";
 import { celEquals } from "./equality.js";
-import { registerKubernetesLibraries } from "./k8s-library.js";
+import { libraryCall, registerKubernetesLibraries } from "./k8s-library.js";
+import * as strings from "./libraries/strings.js";
 
 /** Built-in methods renamed to tollgate's versions before the type check. */
 export const METHOD_RENAMES: Readonly<Record<string, string>> = Object.freeze({
@@ -15,6 +16,11 @@ export const METHOD_RENAMES: Readonly<Record<string, string>> = Object.freeze({
   lowerAscii: "__lowerAscii",
   upperAscii: "__upperAscii",
   trim: "__trim",
+  indexOf: "__indexOf",
+  lastIndexOf: "__lastIndexOf",
+  substring: "__substring",
+  split: "__split",
+  join: "__join",
   "global:matches": "__re2matchesFn",
 });
 
@@ -202,16 +208,7 @@ function registerLibrary(env: Environment): void {
   env.registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) =>
     findAll(s, p, n),
   );
-  env.registerFunction("string.__lowerAscii(): string", (s: string) => lowerAscii(s));
-  env.registerFunction("string.__upperAscii(): string", (s: string) => upperAscii(s));
-  env.registerFunction("string.__trim(): string", (s: string) => trimSpace(s));
-  env.registerFunction("string.charAt(int): string", (s: string, i: bigint) => charAt(s, i));
-  env.registerFunction("string.replace(string, string): string", (s: string, a: string, b: string) =>
-    replaceN(s, a, b, -1n),
-  );
-  env.registerFunction("string.replace(string, string, int): string", (s: string, a: string, b: string, n: bigint) =>
-    replaceN(s, a, b, n),
-  );
+  registerStrings(env);
   for (const t of ELEMENT_TYPES) {
     env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => isSorted(l));
     env.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown[]) => extremum("min", l));
@@ -219,6 +216,109 @@ function registerLibrary(env: Environment): void {
   }
   env.registerFunction("list<int>.sum(): int", (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
   env.registerFunction("list<double>.sum(): double", (l: number[]) => l.reduce((a, b) => a + b, 0));
+  env.registerFunction("list<A>.__indexOf(A): int", (l: unknown[], x: unknown) =>
+    BigInt(l.findIndex((e) => celEquals(e, x))),
+  );
+  env.registerFunction("list<A>.__lastIndexOf(A): int", (l: unknown[], x: unknown) => {
+    for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], x)) return BigInt(i);
+    return -1n;
+  });
+}
+
+/** The `strings` namespace constant (`strings.quote`). */
+class StringsNamespace {}
+
+/** The strings extension (cel-go ext/strings.go, version 2 as Kubernetes uses it), code-point indexed. */
+function registerStrings(env: Environment): void {
+  env.registerFunction(
+    "string.charAt(int): string",
+    libraryCall((s: string, i: bigint) => strings.charAt(s, i)),
+  );
+  env.registerFunction(
+    "string.__indexOf(string): int",
+    libraryCall((s: string, x: string) => strings.indexOf(s, x)),
+  );
+  env.registerFunction(
+    "string.__indexOf(string, int): int",
+    libraryCall((s: string, x: string, o: bigint) => strings.indexOf(s, x, o)),
+  );
+  env.registerFunction(
+    "string.__lastIndexOf(string): int",
+    libraryCall((s: string, x: string) => strings.lastIndexOf(s, x)),
+  );
+  env.registerFunction(
+    "string.__lastIndexOf(string, int): int",
+    libraryCall((s: string, x: string, o: bigint) => strings.lastIndexOf(s, x, o)),
+  );
+  env.registerFunction("string.__lowerAscii(): string", (s: string) => strings.lowerAscii(s));
+  env.registerFunction("string.__upperAscii(): string", (s: string) => strings.upperAscii(s));
+  env.registerFunction("string.__trim(): string", (s: string) => strings.trim(s));
+  env.registerFunction(
+    "string.replace(string, string): string",
+    libraryCall((s: string, a: string, b: string) => strings.replace(s, a, b)),
+  );
+  env.registerFunction(
+    "string.replace(string, string, int): string",
+    libraryCall((s: string, a: string, b: string, n: bigint) => strings.replace(s, a, b, n)),
+  );
+  env.registerFunction(
+    "string.__split(string): list<string>",
+    libraryCall((s: string, sep: string) => strings.split(s, sep)),
+  );
+  env.registerFunction(
+    "string.__split(string, int): list<string>",
+    libraryCall((s: string, sep: string, n: bigint) => strings.split(s, sep, n)),
+  );
+  env.registerFunction(
+    "string.__substring(int): string",
+    libraryCall((s: string, a: bigint) => strings.substring(s, a)),
+  );
+  env.registerFunction(
+    "string.__substring(int, int): string",
+    libraryCall((s: string, a: bigint, b: bigint) => strings.substring(s, a, b)),
+  );
+  env.registerFunction("list<string>.__join(): string", (l: string[]) => strings.join(l));
+  env.registerFunction("list<string>.__join(string): string", (l: string[], sep: string) => strings.join(l, sep));
+  env.registerFunction(
+    "string.format(list<dyn>): string",
+    libraryCall((f: string, args: unknown[]) => strings.format(f, args.map(toFormatArg))),
+  );
+  env.registerType("k8s.StringsNamespace", { ctor: StringsNamespace, fields: {} });
+  env.registerConstant("strings", "k8s.StringsNamespace", new StringsNamespace());
+  env.registerFunction("k8s.StringsNamespace.quote(string): string", (_ns: StringsNamespace, s: string) =>
+    strings.quote(s),
+  );
+}
+
+/** Converts a CEL value into the strings library's tagged format argument. */
+function toFormatArg(v: unknown): strings.FormatArg {
+  if (v === null || v === undefined) return { kind: "null" };
+  switch (typeof v) {
+    case "bigint":
+      return { kind: "int", value: v };
+    case "number":
+      return { kind: "double", value: v };
+    case "boolean":
+      return { kind: "bool", value: v };
+    case "string":
+      return { kind: "string", value: v };
+  }
+  if (v instanceof Uint8Array) return { kind: "bytes", value: v };
+  if (v instanceof Date) {
+    const ms = BigInt(v.getTime());
+    const seconds = ms >= 0n ? ms / 1000n : -((-ms + 999n) / 1000n);
+    return { kind: "timestamp", seconds, nanos: Number(ms - seconds * 1000n) * 1_000_000 };
+  }
+  if (Array.isArray(v)) return { kind: "list", items: v.map(toFormatArg) };
+  if (v instanceof Map)
+    return { kind: "map", entries: [...v].map(([k, x]) => [toFormatArg(k), toFormatArg(x)] as const) };
+  const d = v as { seconds?: unknown; nanos?: unknown; constructor?: { name?: string } };
+  if (d.constructor?.name === "Duration" && typeof d.seconds === "bigint" && typeof d.nanos === "number") {
+    return { kind: "duration", nanos: d.seconds * 1_000_000_000n + BigInt(d.nanos) };
+  }
+  if (d.constructor?.name === "UnsignedInt")
+    return { kind: "uint", value: BigInt((v as { valueOf(): bigint }).valueOf()) };
+  return { kind: "other", typeName: d.constructor?.name ?? "object" };
 }
 
 let base: Environment | undefined;

@@ -53,7 +53,7 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
 /** IsDNS1123Label */
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
+  if (Buffer.byteLength(value) > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
   if (!matchesLabel(value, isLowerAlnum)) {
     errs.push(
       regexError(
@@ -70,7 +70,7 @@ export function isDNS1123Label(value: string): string[] {
 /** IsDNS1123Subdomain */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (Buffer.byteLength(value) > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   const ok = value.length > 0 && value.split(".").every((l) => matchesLabel(l, isLowerAlnum));
   if (!ok) {
     errs.push(
@@ -87,7 +87,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** IsDNS1035Label */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > DNS1035_LABEL_MAX) errs.push(maxLenError(DNS1035_LABEL_MAX));
+  if (Buffer.byteLength(value) > DNS1035_LABEL_MAX) errs.push(maxLenError(DNS1035_LABEL_MAX));
   if (!matchesLabel(value, (c) => c >= 0x61 && c <= 0x7a)) {
     errs.push(
       regexError(
@@ -128,8 +128,8 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push(`name part ${"must be non-empty"}`);
-  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (name.length > 0 && !isQualifiedNamePart(name)) {
+  else if (Buffer.byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
+  if (!isQualifiedNamePart(name)) {
     errs.push(
       `name part ${regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`,
     );
@@ -140,7 +140,7 @@ export function isQualifiedName(value: string): string[] {
 /** IsValidLabelValue */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
+  if (Buffer.byteLength(value) > 63) errs.push(maxLenError(63));
   if (value.length > 0 && !isQualifiedNamePart(value)) {
     errs.push(
       regexError(
