@@ -108,7 +108,6 @@ export function lastIndexOf(s: string, sub: string, offset?: bigint): bigint {
   const r = runes(s);
   if (offset === undefined) {
     if (sub === "") return BigInt(r.length);
-    if (r.length === 0) return -1n; // cel-spec string_ext last_index_of/empty_string
     offset = BigInt(r.length - 1);
   }
   if (sub === "") return offset;
