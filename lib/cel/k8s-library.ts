@@ -9,6 +9,7 @@ import { LibraryError } from "./libraries/error.js";
 import { NAMED_FORMATS, NamedFormat, namedFormat } from "./libraries/format.js";
 import { IPAddress, ipIsCanonical, isIP, parseIP } from "./libraries/ip.js";
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "./libraries/quantity.js";
+import { isSemver, parseSemver, Semver } from "./libraries/semver.js";
 import { isURL, parseURLValue, URLValue } from "./libraries/url.js";
 
 type Fn = (...args: never[]) => unknown;
@@ -205,8 +206,39 @@ function registerFormat(env: Environment): void {
   );
 }
 
+const SEMVER_T = "kubernetes.Semver";
+
+/** The semver library (Kubernetes 1.33+). */
+function registerSemver(env: Environment): void {
+  env.registerType(SEMVER_T, { ctor: Semver, fields: {} });
+  env.registerFunction(
+    `semver(string): ${SEMVER_T}`,
+    libraryCall((s: string) => parseSemver(s)),
+  );
+  env.registerFunction(
+    `semver(string, bool): ${SEMVER_T}`,
+    libraryCall((s: string, n: boolean) => parseSemver(s, n)),
+  );
+  env.registerFunction(
+    "isSemver(string): bool",
+    libraryCall((s: string) => isSemver(s)),
+  );
+  env.registerFunction(
+    "isSemver(string, bool): bool",
+    libraryCall((s: string, n: boolean) => isSemver(s, n)),
+  );
+  env.registerFunction(`${SEMVER_T}.major(): int`, (v: Semver) => v.majorInt());
+  env.registerFunction(`${SEMVER_T}.minor(): int`, (v: Semver) => v.minorInt());
+  env.registerFunction(`${SEMVER_T}.patch(): int`, (v: Semver) => v.patchInt());
+  env.registerFunction(`${SEMVER_T}.isGreaterThan(${SEMVER_T}): bool`, (a: Semver, b: Semver) => a.isGreaterThan(b));
+  env.registerFunction(`${SEMVER_T}.isLessThan(${SEMVER_T}): bool`, (a: Semver, b: Semver) => a.isLessThan(b));
+  env.registerFunction(`${SEMVER_T}.compareTo(${SEMVER_T}): int`, (a: Semver, b: Semver) => a.compareTo(b));
+  env.registerOperator(`${SEMVER_T} == ${SEMVER_T}`, (a: Semver, b: Semver) => a.equals(b));
+}
+
 /** Registers every available Kubernetes library in `env`. */
 export function registerKubernetesLibraries(env: Environment): void {
+  registerSemver(env);
   registerQuantity(env);
   registerNetwork(env);
   registerURL(env);
