@@ -244,7 +244,7 @@ function decodeRule(node: JsonNode, index: number): Draft {
  */
 export function parseRules(text: string): RuleSet {
   if (text === "") return { rules: [] };
-  if (text.length > MAX_ANNOTATION_BYTES) {
+  if (text.length > MAX_ANNOTATION_BYTES / 3 && new TextEncoder().encode(text).length > MAX_ANNOTATION_BYTES) {
     return { error: `the annotation is longer than ${MAX_ANNOTATION_BYTES} bytes` };
   }
   let doc: JsonNode;

@@ -58,6 +58,13 @@ function ctx(policy: string, rule: string | undefined, severity: "error" | "warn
   return { source, severity };
 }
 
+/**
+ * VM fields that commonly hold credentials without saying so in their name: cloud-init user and network data
+ * (passwords, keys). Their values are never copied into results; the shared rule (lib/field/redact.ts) catches
+ * fields named `password`, `token`...
+ */
+const SENSITIVE_FIELD = /(^|\.)(userData|userDataBase64|networkData|networkDataBase64)$/;
+
 function evaluationError(
   field: string,
   detail: string,
@@ -141,7 +148,9 @@ function vmResult(
           const key = `${field}\u0000${JSON.stringify(bad, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          push(result, invalid(field, bad, rule.message, ctx(src.policy, id, severity)));
+          const c = ctx(src.policy, id, severity);
+          if (SENSITIVE_FIELD.test(field)) c.redact = true;
+          push(result, invalid(field, bad, rule.message, c));
         }
         break;
       }

@@ -28,8 +28,9 @@ export const OLD_TEMPLATE_NAMESPACE_KEY = "vm.kubevirt.io/template-namespace";
 /** Where a Template without a namespace is taken to live. */
 export const DEFAULT_TEMPLATE_NAMESPACE = "openshift";
 
-/** Most distinct annotation texts a policy keeps parsed. */
+/** Most distinct annotation texts a policy keeps parsed, and the longest text it keeps (16 MiB at most in all). */
 const MAX_CACHED_RULE_SETS = 1024;
+const MAX_CACHED_TEXT = 16 * 1024;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -73,6 +74,7 @@ export function createRuleCache(max = MAX_CACHED_RULE_SETS): RuleCache {
       const hit = map.get(text);
       if (hit !== undefined) return hit;
       const parsed = parseRules(text);
+      if (text.length > MAX_CACHED_TEXT) return parsed;
       if (map.size >= max) map.delete(map.keys().next().value as string);
       map.set(text, parsed);
       return parsed;
