@@ -93,12 +93,25 @@ function isSelectChain(n: ASTNode): boolean {
 }
 
 /**
- * The engine's `has()` only accepts identifier/select chains; Kubernetes (cel-go) accepts any operand
- * (`has(self.items[0].name)`). Such calls are rewritten in the source to `__has(<operand>, '<field>')`.
+ * Source rewrites before the type check, where the engine's language differs from cel-go's: the engine's `has()`
+ * only accepts identifier/select chains, while cel-go accepts any operand (`has(self.items[0].name)`): such calls
+ * become `__has(<operand>, '<field>')`; and `format()` list literals may mix types (see below).
  */
-function rewriteHas(text: string, ast: ASTNode): string | undefined {
+export function rewriteSource(text: string, ast: ASTNode): string | undefined {
   const edits: { start: number; end: number; text: string }[] = [];
   const visit = (n: ASTNode) => {
+    if (n.op === "rcall") {
+      // `'%s: %d'.format([s, i])` is exempt from the homogeneous-literal check in Kubernetes: the list literal's
+      // elements are wrapped in dyn() so the engine types it list<dyn>.
+      const [name, , args] = n.args as unknown as [string, ASTNode, ASTNode[]];
+      const arg = args[0];
+      if (name === "format" && args.length === 1 && arg !== undefined && arg.op === "list") {
+        for (const e of arg.args as unknown as ASTNode[]) {
+          edits.push({ start: e.start, end: e.start, text: "dyn(" });
+          edits.push({ start: e.end, end: e.end, text: ")" });
+        }
+      }
+    }
     if (n.op === "call") {
       const [name, args] = n.args as unknown as [string, ASTNode[]];
       const arg = args[0];
@@ -112,7 +125,7 @@ function rewriteHas(text: string, ast: ASTNode): string | undefined {
   };
   visit(ast);
   if (edits.length === 0) return undefined;
-  edits.sort((a, b) => b.start - a.start);
+  edits.sort((a, b) => b.start - a.start || b.end - a.end);
   let out = text;
   for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
@@ -275,7 +288,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
       let program: ParseResult;
       try {
         program = e.parse(text);
-        const rewritten = rewriteHas(text, program.ast);
+        const rewritten = rewriteSource(text, program.ast);
         if (rewritten !== undefined) program = e.parse(rewritten);
       } catch (err) {
         fail(
@@ -332,7 +345,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
         } else {
           try {
             let mp = e.parse(rule.messageExpression);
-            const rewrittenMessage = rewriteHas(rule.messageExpression, mp.ast);
+            const rewrittenMessage = rewriteSource(rule.messageExpression, mp.ast);
             if (rewrittenMessage !== undefined) mp = e.parse(rewrittenMessage);
             renameMethodCalls(mp.ast, METHOD_RENAMES);
             const mc = mp.check();

@@ -5,7 +5,13 @@
  * libraries (regex find/findAll, lists, strings extension additions). See spec/k8s-cel-semantics.md §9.
  */
 import { compilePattern } from "../schema/regex.js";
-import { type Environment, EvaluationError, newEnvironment, type Optional } from "./engine.js";
+import {
+  type Environment,
+  EvaluationError,
+  newEnvironment,
+  type Optional,
+  Optional as OptionalValue,
+} from "./engine.js";
 import { celEquals } from "./equality.js";
 import { libraryCall, registerKubernetesLibraries } from "./k8s-library.js";
 import * as strings from "./libraries/strings.js";
@@ -216,6 +222,7 @@ function registerLibrary(env: Environment): void {
   }
   env.registerFunction("list<int>.sum(): int", (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
   env.registerFunction("list<double>.sum(): double", (l: number[]) => l.reduce((a, b) => a + b, 0));
+  registerSetsAndLists(env);
   env.registerFunction("list<A>.__indexOf(A): int", (l: unknown[], x: unknown) =>
     BigInt(l.findIndex((e) => celEquals(e, x))),
   );
@@ -223,6 +230,82 @@ function registerLibrary(env: Environment): void {
     for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], x)) return BigInt(i);
     return -1n;
   });
+}
+
+/** Namespace constants of the sets and lists extensions. */
+class SetsNamespace {}
+class ListsNamespace {}
+
+function containsAll(a: unknown[], b: unknown[]): boolean {
+  return b.every((x) => a.some((y) => celEquals(x, y)));
+}
+
+/**
+ * cel-go's sets extension (`sets.contains`, `sets.equivalent`, `sets.intersects`) and lists extension v3
+ * (`slice`, `flatten`, `sort`, `distinct`, `reverse`, `first`, `last`, `lists.range`), both in Kubernetes' base
+ * environment at compatibility version 1.35.
+ */
+function registerSetsAndLists(env: Environment): void {
+  env.registerType("k8s.SetsNamespace", { ctor: SetsNamespace, fields: {} });
+  env.registerConstant("sets", "k8s.SetsNamespace", new SetsNamespace());
+  env.registerFunction(
+    "k8s.SetsNamespace.contains(list<A>, list<A>): bool",
+    (_n: SetsNamespace, a: unknown[], b: unknown[]) => containsAll(a, b),
+  );
+  env.registerFunction(
+    "k8s.SetsNamespace.equivalent(list<A>, list<A>): bool",
+    (_n: SetsNamespace, a: unknown[], b: unknown[]) => containsAll(a, b) && containsAll(b, a),
+  );
+  env.registerFunction(
+    "k8s.SetsNamespace.intersects(list<A>, list<A>): bool",
+    (_n: SetsNamespace, a: unknown[], b: unknown[]) => a.some((x) => b.some((y) => celEquals(x, y))),
+  );
+  env.registerType("k8s.ListsNamespace", { ctor: ListsNamespace, fields: {} });
+  env.registerConstant("lists", "k8s.ListsNamespace", new ListsNamespace());
+  env.registerFunction("k8s.ListsNamespace.range(int): list<int>", (_n: ListsNamespace, n: bigint) => {
+    const out: bigint[] = [];
+    for (let i = 0n; i < n; i++) out.push(i);
+    return out;
+  });
+  env.registerFunction("list<A>.slice(int, int): list<A>", (l: unknown[], a: bigint, b: bigint) => {
+    if (a < 0n || b < 0n) throw celError(`cannot slice(${a}, ${b}), negative indexes not supported`);
+    if (a > b) throw celError(`cannot slice(${a}, ${b}), start index must be less than or equal to end index`);
+    if (b > BigInt(l.length)) throw celError(`cannot slice(${a}, ${b}), list is length ${l.length}`);
+    return l.slice(Number(a), Number(b));
+  });
+  env.registerFunction("list<dyn>.flatten(): list<dyn>", (l: unknown[]) =>
+    l.flatMap((x) => (Array.isArray(x) ? x : [x])),
+  );
+  env.registerFunction("list<dyn>.flatten(int): list<dyn>", (l: unknown[], depth: bigint) => {
+    if (depth < 0n) throw celError("level must be non-negative");
+    let out = l;
+    for (let d = 0n; d < depth; d++) out = out.flatMap((x) => (Array.isArray(x) ? x : [x]));
+    return out;
+  });
+  for (const t of [
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "google.protobuf.Duration",
+    "google.protobuf.Timestamp",
+  ]) {
+    env.registerFunction(`list<${t}>.sort(): list<${t}>`, (l: unknown[]) => [...l].sort(compareValues));
+  }
+  env.registerFunction("list<A>.distinct(): list<A>", (l: unknown[]) => {
+    const out: unknown[] = [];
+    for (const x of l) if (!out.some((y) => celEquals(x, y))) out.push(x);
+    return out;
+  });
+  env.registerFunction("list<A>.reverse(): list<A>", (l: unknown[]) => [...l].reverse());
+  env.registerFunction("list<A>.first(): optional<A>", (l: unknown[]) =>
+    l.length === 0 ? OptionalValue.none() : OptionalValue.of(l[0]),
+  );
+  env.registerFunction("list<A>.last(): optional<A>", (l: unknown[]) =>
+    l.length === 0 ? OptionalValue.none() : OptionalValue.of(l[l.length - 1]),
+  );
 }
 
 /** The `strings` namespace constant (`strings.quote`). */

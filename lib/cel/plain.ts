@@ -3,6 +3,8 @@
  * without Kubernetes restrictions or schema types. It exists to run the official CEL conformance tests against
  * the engine adapter (test/conformance/cel-spec), which guards engine upgrades.
  */
+
+import { rewriteSource } from "./compile.js";
 import { applyCelGoLogicalOperators, type Environment, EvaluationError, renameMethodCalls } from "./engine.js";
 import { kubernetesBaseEnvironment, METHOD_RENAMES } from "./library.js";
 
@@ -28,6 +30,8 @@ export function compilePlain(
   let program: ReturnType<Environment["parse"]>;
   try {
     program = env.parse(expression);
+    const rewritten = rewriteSource(expression, program.ast);
+    if (rewritten !== undefined) program = env.parse(rewritten);
   } catch (e) {
     return { error: { kind: "error", stage: "parse", message: (e as Error).message.split("\n")[0] ?? "" } };
   }

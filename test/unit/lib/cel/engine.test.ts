@@ -71,6 +71,16 @@ describe("plain environment", () => {
     { expr: "[3, 1, 2].min()", want: 1n },
     { expr: "[1, 2, 3].sum()", want: 6n },
     { expr: "['a', 'c', 'b'].isSorted()", want: false },
+    { expr: "sets.contains([1, 2, 3], [2, 3])", want: true },
+    { expr: "sets.equivalent([1, 2], [2, 1, 1])", want: true },
+    { expr: "[1, 2, 3, 4].slice(1, 3)", want: [2n, 3n] },
+    { expr: "[[1], [2, 3]].flatten()", want: [1n, 2n, 3n] },
+    { expr: "[3, 1, 2].sort()", want: [1n, 2n, 3n] },
+    { expr: "[1, 1, 2].distinct()", want: [1n, 2n] },
+    { expr: "lists.range(3)", want: [0n, 1n, 2n] },
+    { expr: "'%s has %d items'.format(['cart', 3])", want: "cart has 3 items" },
+    { expr: "strings.quote('a\\nb')", want: '"a\\nb"' },
+    { expr: "semver('1.10.0').isGreaterThan(semver('1.9.0'))", want: true },
   ])("$expr", ({ expr, want }) => {
     const p = compilePlain(expr);
     expect("error" in p ? p.error : p.evaluate({})).toEqual({ kind: "value", value: want });
