@@ -13,10 +13,11 @@ import { cpus } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
+import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { validateCases } from "./validate.bench.js";
 
-const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases];
+const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases, ...celRulesCases];
 
 function fmt(value: number, unit: string): string {
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
