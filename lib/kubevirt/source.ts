@@ -11,7 +11,8 @@
  *    default (a name alone links nothing);
  * 5. the template's rules: its own `metadata.annotations.validations`; when it has none, the
  *    `vm.kubevirt.io/validations` annotation of its VirtualMachine in `objects[]` (improvement 6: where current
- *    common templates keep them; the real validator never reads it).
+ *    common templates keep them; the real validator never reads it), with the template's parameter values
+ *    substituted as template processing would.
  *
  * A Template without `metadata.namespace` is taken to be in `openshift`, where the SSP operator installs the common
  * templates (and the convention of the shared case corpus).
@@ -89,6 +90,31 @@ function annotationRules(value: unknown, cache: RuleCache): RuleSet | undefined 
   return cache.parse(value);
 }
 
+/** A Template's parameters that have a value (`parameters[].name` → `value`). */
+function parameterValues(parameters: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!Array.isArray(parameters)) return out;
+  for (const p of parameters) {
+    if (isRecord(p) && typeof p.name === "string" && typeof p.value === "string") out.set(p.name, p.value);
+  }
+  return out;
+}
+
+/**
+ * Template processing substitutes `${NAME}` and `${{NAME}}` in the objects' strings before the VM exists, so the
+ * rules a VM gets from `objects[]` are the substituted text. Parameters without a value (generated or required
+ * ones) are left as they are.
+ */
+function substitute(text: string, params: ReadonlyMap<string, string>): string {
+  if (params.size === 0 || !text.includes("${")) return text;
+  return text.replace(
+    /\$\{\{([A-Za-z0-9_]+)\}\}|\$\{([A-Za-z0-9_]+)\}/g,
+    (m, a: string | undefined, b: string | undefined) => {
+      return params.get((a ?? b)!) ?? m;
+    },
+  );
+}
+
 /** One linted annotation of a document. */
 export interface LintedAnnotation {
   /** The field that holds it: `metadata.annotations[validations]`, `objects[0].metadata.annotations[...]`. */
@@ -143,9 +169,11 @@ export function templateEntry(
     lint.push({ path: rulesPath, problems: lintRuleSet(own) });
   }
   const objects = Array.isArray(obj.objects) ? obj.objects : [];
+  const params = parameterValues(obj.parameters);
   objects.forEach((o: unknown, i: number) => {
     if (!isRecord(o) || !isVirtualMachineObject(o)) return;
-    const vmRulesSet = annotationRules(stringMap(stringMap(o.metadata).annotations)[VALIDATIONS_ANNOTATION], cache);
+    const text = stringMap(stringMap(o.metadata).annotations)[VALIDATIONS_ANNOTATION];
+    const vmRulesSet = annotationRules(typeof text === "string" ? substitute(text, params) : text, cache);
     if (vmRulesSet === undefined) return;
     const path = `objects[${i}].metadata.annotations[${VALIDATIONS_ANNOTATION}]`;
     lint.push({ path, problems: lintRuleSet(vmRulesSet) });

@@ -265,6 +265,23 @@ describe("KubeVirt family: rules from the linked template", () => {
     expect(v.errors.map((e) => `${e.field} ${e.source.rule} ${e.source.policy}`)).toEqual(want);
   });
 
+  it("substitutes template parameters with a value in the rules of objects[]", async () => {
+    const t = template({});
+    const param = ["$", "{MIN_MEMORY}"].join("");
+    const text = JSON.stringify([{ ...MEMORY_RULE, min: 0 }]).replace('"min":0', `"min":${param}`);
+    (t.objects as { metadata: { annotations: Record<string, string> } }[])[0]!.metadata.annotations = {
+      "vm.kubevirt.io/validations": text,
+    };
+    t.parameters = [
+      { name: "MIN_MEMORY", value: "1610612736" },
+      { name: "NAME", generate: "expression" },
+    ];
+    const set = await bundle([t]);
+    expect(set.failures).toEqual([]);
+    const v = set.validate({ operation: "CREATE", object: vm({ guest: "1Gi", labels: LINK }) });
+    expect(v.errors.map((e) => e.field)).toEqual(["spec.template.spec.domain.memory.guest"]);
+  });
+
   it.each([
     {
       what: "rules that do not parse, failure policy Fail",
