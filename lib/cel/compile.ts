@@ -98,37 +98,99 @@ function isSelectChain(n: ASTNode): boolean {
  * become `__has(<operand>, '<field>')`; and `format()` list literals may mix types (see below).
  */
 export function rewriteSource(text: string, ast: ASTNode): string | undefined {
-  const edits: { start: number; end: number; text: string }[] = [];
-  const visit = (n: ASTNode) => {
-    if (n.op === "rcall") {
-      // `'%s: %d'.format([s, i])` is exempt from the homogeneous-literal check in Kubernetes: the list literal's
-      // elements are wrapped in dyn() so the engine types it list<dyn>.
-      const [name, , args] = n.args as unknown as [string, ASTNode, ASTNode[]];
-      const arg = args[0];
-      if (name === "format" && args.length === 1 && arg !== undefined && arg.op === "list") {
-        for (const e of arg.args as unknown as ASTNode[]) {
-          edits.push({ start: e.start, end: e.start, text: "dyn(" });
-          edits.push({ start: e.end, end: e.end, text: ")" });
-        }
-      }
+  let changed = false;
+  const sorted = (n: ASTNode) => childrenOf(n).sort((a, b) => a.start - b.start);
+  const copy = (n: ASTNode): string => {
+    let out = "";
+    let pos = n.start;
+    for (const c of sorted(n)) {
+      if (c.start < pos) return text.slice(n.start, n.end); // unexpected overlap: keep the source as is
+      out += text.slice(pos, c.start) + render(c);
+      pos = c.end;
     }
+    return out + text.slice(pos, n.end);
+  };
+  const render = (n: ASTNode): string => {
     if (n.op === "call") {
       const [name, args] = n.args as unknown as [string, ASTNode[]];
       const arg = args[0];
       if (name === "has" && args.length === 1 && arg !== undefined && arg.op === "." && !isSelectChain(arg)) {
         const [target, field] = arg.args as unknown as [ASTNode, string];
-        edits.push({ start: n.start, end: n.end, text: `__has(${text.slice(target.start, target.end)}, '${field}')` });
-        return;
+        changed = true;
+        return `__has(${render(target)}, '${field}')`;
       }
     }
-    for (const c of childrenOf(n)) visit(c);
+    if (n.op === "rcall") {
+      const [name, target, args] = n.args as unknown as [string, ASTNode, ASTNode[]];
+      // `'%s: %d'.format([s, i])` is exempt from the homogeneous-literal check in Kubernetes: the list literal's
+      // elements are wrapped in dyn() so the engine types it list<dyn>.
+      const arg = args[0];
+      if (name === "format" && args.length === 1 && arg !== undefined && arg.op === "list") {
+        changed = true;
+        const items = (arg.args as unknown as ASTNode[]).map((e) => `dyn(${render(e)})`);
+        return `${render(target)}.format([${items.join(", ")}])`;
+      }
+      const two = twoVariableComprehension(name, args, render);
+      if (two !== undefined) {
+        changed = true;
+        return two(render(target));
+      }
+    }
+    return copy(n);
   };
-  visit(ast);
-  if (edits.length === 0) return undefined;
-  edits.sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  const out = text.slice(0, ast.start) + render(ast) + text.slice(ast.end);
+  return changed ? out : undefined;
+}
+
+const TWO_VARIABLE_MACROS = new Set([
+  "all",
+  "exists",
+  "existsOne",
+  "exists_one",
+  "transformList",
+  "transformMap",
+  "transformMapEntry",
+]);
+
+/**
+ * Two-variable comprehensions (Kubernetes 1.32+, cel-go ext.TwoVarComprehensions), which the engine lacks:
+ * `x.all(k, v, p)` becomes a one-variable comprehension over `__entries(x)` (index/key and value pairs) with `k` and
+ * `v` bound by the engine's `cel.bind` (user rules may not call cel.bind: that is checked on the original AST).
+ * The two variables are typed dyn.
+ */
+function twoVariableComprehension(
+  name: string,
+  args: ASTNode[],
+  render: (n: ASTNode) => string,
+): ((target: string) => string) | undefined {
+  if (!TWO_VARIABLE_MACROS.has(name) || args.length < 3 || args.length > 4) return undefined;
+  const [k, v] = args;
+  if (k?.op !== "id" || v?.op !== "id") return undefined;
+  const kn = k.args as unknown as string;
+  const vn = v.args as unknown as string;
+  const bind = (e: ASTNode) => `cel.bind(${kn}, __e[0], cel.bind(${vn}, __e[1], ${render(e)}))`;
+  const last = args[args.length - 1]!;
+  const filter = args.length === 4 ? args[2]! : undefined;
+  switch (name) {
+    case "all":
+    case "exists":
+      return args.length === 3 ? (t) => `__entries(${t}).${name}(__e, ${bind(last)})` : undefined;
+    case "existsOne":
+    case "exists_one":
+      return args.length === 3 ? (t) => `__entries(${t}).exists_one(__e, ${bind(last)})` : undefined;
+    case "transformList":
+      return filter === undefined
+        ? (t) => `__entries(${t}).map(__e, ${bind(last)})`
+        : (t) => `__entries(${t}).filter(__e, ${bind(filter)}).map(__e, ${bind(last)})`;
+    case "transformMap":
+      return filter === undefined
+        ? (t) => `__fromEntries(__entries(${t}).map(__e, [__e[0], dyn(${bind(last)})]))`
+        : (t) => `__fromEntries(__entries(${t}).filter(__e, ${bind(filter)}).map(__e, [__e[0], dyn(${bind(last)})]))`;
+    case "transformMapEntry":
+      return args.length === 3 ? (t) => `__mergeMaps(__entries(${t}).map(__e, ${bind(last)}))` : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Literal patterns of `matches` / `find` / `findAll` must compile at rule-compile time. */
@@ -288,6 +350,11 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
       let program: ParseResult;
       try {
         program = e.parse(text);
+        const unavailable = findUnavailable(program.ast);
+        if (unavailable !== undefined) {
+          fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ERROR: <input>: ${unavailable}`);
+          return;
+        }
         const rewritten = rewriteSource(text, program.ast);
         if (rewritten !== undefined) program = e.parse(rewritten);
       } catch (err) {
@@ -295,11 +362,6 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
           "rule",
           `Invalid value: ${ruleJson(rule)}: compilation failed: ERROR: <input>: ${(err as Error).message.split("\n")[0]}`,
         );
-        return;
-      }
-      const unavailable = findUnavailable(program.ast);
-      if (unavailable !== undefined) {
-        fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ERROR: <input>: ${unavailable}`);
         return;
       }
       const badPattern = findBadLiteralPattern(program.ast);

@@ -47,89 +47,6 @@ export function checkLiteralPattern(pattern: string): string | undefined {
   return "error" in c ? c.error : undefined;
 }
 
-function lowerAscii(s: string): string {
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : s[i];
-  }
-  return out;
-}
-
-function upperAscii(s: string): string {
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 0x61 && c <= 0x7a ? String.fromCharCode(c - 32) : s[i];
-  }
-  return out;
-}
-
-/** Go unicode.IsSpace. */
-function isGoSpace(c: number): boolean {
-  switch (c) {
-    case 0x09:
-    case 0x0a:
-    case 0x0b:
-    case 0x0c:
-    case 0x0d:
-    case 0x20:
-    case 0x85:
-    case 0xa0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202f:
-    case 0x205f:
-    case 0x3000:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200a;
-  }
-}
-
-/** Go strings.TrimSpace. */
-function trimSpace(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
-  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
-  return s.slice(a, b);
-}
-
-function codePoints(s: string): string[] {
-  return Array.from(s);
-}
-
-/** strings extension `charAt`: the code point at an index; the empty string at the end. */
-function charAt(s: string, i: bigint): string {
-  const cps = codePoints(s);
-  const n = Number(i);
-  if (n < 0 || n > cps.length) throw celError(`index out of range: ${i}`);
-  return n === cps.length ? "" : cps[n]!;
-}
-
-function replaceN(s: string, from: string, to: string, n: bigint): string {
-  if (n === 0n) return s;
-  if (n < 0n) return s.split(from).join(to);
-  let out = "";
-  let rest = s;
-  let count = 0n;
-  while (count < n) {
-    const i = rest.indexOf(from);
-    if (i === -1) break;
-    out += rest.slice(0, i) + to;
-    rest = rest.slice(i + from.length);
-    if (from === "") {
-      if (rest.length === 0) break;
-      out += rest[0];
-      rest = rest.slice(1);
-    }
-    count++;
-  }
-  return out + rest;
-}
-
 function findAll(s: string, pattern: string, limit: bigint): string[] {
   const re = regex(pattern);
   const out: string[] = [];
@@ -201,7 +118,32 @@ function optionalEquals(a: Optional, b: Optional): boolean {
   return !a.hasValue() || celEquals(a.value(), b.value());
 }
 
+/** Index/key and value pairs of a list or map, for two-variable comprehensions (see compile.ts). */
+function entries(x: unknown): unknown[][] {
+  if (Array.isArray(x)) return x.map((v, i) => [BigInt(i), v]);
+  if (x instanceof Map) return [...x].map(([k, v]) => [k, v]);
+  if (typeof x === "object" && x !== null) return Object.entries(x);
+  throw celError("no such overload");
+}
+
+function mergeMaps(maps: unknown[]): Map<unknown, unknown> {
+  const out = new Map<unknown, unknown>();
+  for (const m of maps) {
+    for (const [k, v] of entries(m)) {
+      if (out.has(k)) throw celError(`insert failed: key ${String(k)} already exists`);
+      out.set(k, v);
+    }
+  }
+  return out;
+}
+
 function registerLibrary(env: Environment): void {
+  env.registerFunction("__entries(dyn): list<list<dyn>>", (x: unknown) => entries(x));
+  env.registerFunction(
+    "__fromEntries(list<list<dyn>>): map<dyn, dyn>",
+    (l: unknown[][]) => new Map(l.map((e) => [e[0], e[1]])),
+  );
+  env.registerFunction("__mergeMaps(list<dyn>): map<dyn, dyn>", (l: unknown[]) => mergeMaps(l));
   env.registerOperator("optional<A> == optional<A>", (a: Optional, b: Optional) => optionalEquals(a, b));
   env.registerOperator("optional<dyn> == null", () => false);
   env.registerFunction("__has(dyn, string): bool", (t: unknown, f: string) => hasField(t, f));
