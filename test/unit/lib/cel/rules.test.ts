@@ -142,6 +142,12 @@ describe("CEL rules on a CRD", () => {
       want: ['FieldValueInvalid spec: Invalid value: "object": no such key: name evaluating rule: m'],
     },
     {
+      name: "two-variable comprehension over a list (index and value)",
+      rules: [{ rule: "self.tags.all(i, t, i == 0 || t != self.tags[0])", message: "tags must not repeat the first" }],
+      spec: { tags: ["a", "b", "a"] },
+      want: ["FieldValueInvalid spec: Invalid value: tags must not repeat the first"],
+    },
+    {
       name: "quantity library",
       rules: [{ rule: "quantity(self.size).isLessThan(quantity('1Gi'))", message: "too big" }],
       spec: { size: "1.5Gi" },
