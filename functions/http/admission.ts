@@ -1,0 +1,207 @@
+/**
+ * Request bodies of `POST /validate`: an `admission.k8s.io/v1` AdmissionReview, or a bare Kubernetes object (the
+ * dry-run style pre-creation check of spec/field-errors-in-status-convention.txt). This file checks their shape and
+ * builds the answers; it does not validate objects (the PolicySet does) and does not know about events.
+ */
+import type { Operation, ValidateRequest, Verdict } from "#lib";
+import { InputError, parseDocuments } from "#lib";
+import { embeddedStatus, invalidStatus, type ObjectIdentity, OUTCOMES } from "./status.js";
+
+export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** What `POST /validate` received. */
+export type ValidateBody =
+  | { kind: "review"; review: AdmissionRequest }
+  | { kind: "object"; object: JsonObject; identity: ObjectIdentity };
+
+/** The parts of an AdmissionReview's `request` tollgate uses. */
+export interface AdmissionRequest {
+  uid: string;
+  /** CONNECT requests are answered `allowed` without validation (no policy family applies to them). */
+  operation: Operation | "CONNECT";
+  /** Absent only for DELETE and CONNECT. For DELETE, the stored object (`oldObject`). */
+  object?: JsonObject;
+  oldObject?: JsonObject;
+  subResource?: string;
+  dryRun: boolean;
+  identity?: ObjectIdentity;
+}
+
+export interface BodyLimits {
+  maxBytes: number;
+  maxDepth: number;
+}
+
+/**
+ * Decodes a request body with the bounded decoder (never JSON.parse on outside input) and says what it is.
+ * @throws InputError for a body that is empty, not JSON, too large, too deep, or neither an AdmissionReview nor a
+ *   Kubernetes object, and for an AdmissionReview without `request`, `request.uid` or `request.object`
+ */
+export function readValidateBody(text: string, limits: BodyLimits): ValidateBody {
+  const body = decodeJsonObject(text, limits);
+  if (body.kind === "AdmissionReview") return { kind: "review", review: admissionRequest(body) };
+  if (typeof body.apiVersion === "string" && typeof body.kind === "string" && isObject(body.metadata)) {
+    return { kind: "object", object: body, identity: identityOf(body) };
+  }
+  throw new InputError(
+    "the request body is neither an admission.k8s.io/v1 AdmissionReview nor a Kubernetes object " +
+      "(a JSON object with apiVersion, kind and metadata)",
+  );
+}
+
+function decodeJsonObject(text: string, limits: BodyLimits): JsonObject {
+  let i = 0;
+  while (i < text.length && " \t\r\n".includes(text[i]!)) i++;
+  if (i === text.length) throw new InputError("the request body is empty; send a JSON AdmissionReview or object");
+  if (text[i] !== "{") throw new InputError("the request body is not a JSON object");
+  const doc = parseDocuments(text, { maxBytes: limits.maxBytes, maxDepth: limits.maxDepth });
+  const first = doc[0];
+  if (first === undefined) throw new InputError("the request body is empty; send a JSON AdmissionReview or object");
+  if (first.error !== undefined || !isObject(first.object)) {
+    throw new InputError(`the request body cannot be decoded: ${first.error ?? "not a JSON object"}`);
+  }
+  return first.object;
+}
+
+const OPERATIONS: ReadonlySet<string> = new Set(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
+
+/** The checks of AdmissionReview.request that kube-apiserver always satisfies; anything else is a bad request. */
+function admissionRequest(review: JsonObject): AdmissionRequest {
+  if (review.apiVersion !== ADMISSION_API_VERSION) {
+    throw new InputError(
+      `AdmissionReview apiVersion ${JSON.stringify(review.apiVersion ?? null)} is not supported; ` +
+        `tollgate accepts ${ADMISSION_API_VERSION} (set admissionReviewVersions: ["v1"])`,
+    );
+  }
+  const req = review.request;
+  if (!isObject(req)) throw new InputError("the AdmissionReview has no request");
+  if (typeof req.uid !== "string" || req.uid === "") throw new InputError("the AdmissionReview request has no uid");
+  const operation = req.operation;
+  if (typeof operation !== "string" || !OPERATIONS.has(operation)) {
+    throw new InputError(
+      `request.operation ${JSON.stringify(operation ?? null)} is not one of CREATE, UPDATE, DELETE, CONNECT`,
+    );
+  }
+  const out: AdmissionRequest = {
+    uid: req.uid,
+    operation: operation as AdmissionRequest["operation"],
+    dryRun: req.dryRun === true,
+  };
+  if (req.dryRun !== undefined && req.dryRun !== null && typeof req.dryRun !== "boolean") {
+    throw new InputError("request.dryRun must be a boolean");
+  }
+  if (req.subResource !== undefined && req.subResource !== null && req.subResource !== "") {
+    if (typeof req.subResource !== "string") throw new InputError("request.subResource must be a string");
+    out.subResource = req.subResource;
+  }
+  const requestKind = isObject(req.kind) ? req.kind : undefined;
+  const object = withTypeMeta(req.object, requestKind, "request.object");
+  const oldObject = withTypeMeta(req.oldObject, requestKind, "request.oldObject");
+  if (object !== undefined) out.object = object;
+  if (oldObject !== undefined) out.oldObject = oldObject;
+  if (operation === "CREATE" || operation === "UPDATE") {
+    if (object === undefined) throw new InputError(`the AdmissionReview request (${operation}) has no object`);
+  }
+  if (operation === "UPDATE" && oldObject === undefined) {
+    throw new InputError("the AdmissionReview request (UPDATE) has no oldObject");
+  }
+  const subject = operation === "DELETE" ? (oldObject ?? object) : object;
+  if (subject !== undefined) out.identity = identityOf(subject);
+  return out;
+}
+
+/**
+ * The object of a request, with `apiVersion` and `kind` taken from `request.kind` when the object lacks them (the
+ * API server always sends them; a hand-written review may not).
+ */
+function withTypeMeta(value: unknown, requestKind: JsonObject | undefined, where: string): JsonObject | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw new InputError(`${where} must be a JSON object`);
+  if (typeof value.apiVersion === "string" && typeof value.kind === "string") return value;
+  if (requestKind === undefined) return value;
+  const { group, version, kind } = requestKind;
+  if (typeof version !== "string" || typeof kind !== "string") return value;
+  const apiVersion = typeof group === "string" && group !== "" ? `${group}/${version}` : version;
+  return { apiVersion, kind, ...value };
+}
+
+/** What an object is, from its own apiVersion, kind and metadata. */
+export function identityOf(object: JsonObject): ObjectIdentity {
+  const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : "";
+  const slash = apiVersion.indexOf("/");
+  const meta = isObject(object.metadata) ? object.metadata : {};
+  const identity: ObjectIdentity = {
+    apiVersion,
+    group: slash < 0 ? "" : apiVersion.slice(0, slash),
+    kind: typeof object.kind === "string" ? object.kind : "",
+    name: typeof meta.name === "string" ? meta.name : "",
+  };
+  if (typeof meta.namespace === "string" && meta.namespace !== "") identity.namespace = meta.namespace;
+  return identity;
+}
+
+/**
+ * The PolicySet request of an AdmissionReview, or undefined when there is nothing to validate (CONNECT, or a
+ * DELETE without the stored object). A DELETE validates the stored object, as the CLI does.
+ */
+export function validateRequestOf(req: AdmissionRequest): ValidateRequest | undefined {
+  if (req.operation === "CONNECT") return undefined;
+  let out: ValidateRequest;
+  if (req.operation === "DELETE") {
+    const stored = req.oldObject ?? req.object;
+    if (stored === undefined) return undefined;
+    out = { operation: "DELETE", object: stored, oldObject: stored };
+  } else {
+    out = { operation: req.operation, object: req.object };
+    if (req.oldObject !== undefined) out.oldObject = req.oldObject;
+  }
+  if (req.subResource !== undefined) out.subresource = req.subResource;
+  return out;
+}
+
+/** The warnings of a verdict as the webhook returns them: none for a kind no policy covers. */
+export function warningsOf(verdict: Verdict): string[] {
+  return verdict.covered ? verdict.warningTexts : [];
+}
+
+/**
+ * The AdmissionReview answer to a verdict: the same uid, `allowed`, on denial the Status kube-apiserver returns
+ * for an invalid object (422 `Invalid`, the aggregate message, `details.causes[]`), and the warnings.
+ */
+export function reviewResponse(
+  uid: string,
+  verdict: Verdict | undefined,
+  identity: ObjectIdentity | undefined,
+): JsonObject {
+  if (verdict === undefined) return review({ uid, allowed: true });
+  const response: JsonObject = { uid, allowed: verdict.allowed };
+  if (!verdict.allowed) {
+    const id = identity ?? { apiVersion: "", group: "", kind: "", name: "" };
+    response.status = embeddedStatus(invalidStatus(id, verdict.errors));
+  }
+  const warnings = warningsOf(verdict);
+  if (warnings.length > 0) response.warnings = warnings;
+  return review(response);
+}
+
+/**
+ * The answer when tollgate cannot validate (an internal fault, or the bundle could not be loaded), under the
+ * failure policy: `Fail` denies with a 500 `InternalError` Status, `Ignore` allows with a warning.
+ */
+export function faultReviewResponse(uid: string, failurePolicy: "Fail" | "Ignore", message: string): JsonObject {
+  if (failurePolicy === "Ignore") {
+    return review({ uid, allowed: true, warnings: [`${message} (allowed: tollgate's failure policy is Ignore)`] });
+  }
+  const { code, reason } = OUTCOMES.internal;
+  return review({ uid, allowed: false, status: { metadata: {}, status: "Failure", message, reason, code } });
+}
+
+function review(response: JsonObject): JsonObject {
+  return { apiVersion: ADMISSION_API_VERSION, kind: "AdmissionReview", response };
+}

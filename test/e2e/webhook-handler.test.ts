@@ -1,0 +1,478 @@
+/**
+ * The webhook Lambda driven in-process with API Gateway REST (payload v1) and HTTP API (payload v2) events built
+ * from test/fixtures/events/: AdmissionReview answers, bare objects, /healthz, every bad-input path, auth, the
+ * failure policy and the logs.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { createRuntime, type RuntimeLogger, resolveEnvConfig } from "../../functions/runtime.js";
+import { createHandler, type Handler } from "../../functions/validate.js";
+import { type BundleOptions, loadBundle, type PolicySet, StorageError } from "../../lib/index.js";
+import { admissionReview, event, fakeContext, type Payload } from "../helpers/events.js";
+
+const BROKEN_BUNDLE = fileURLToPath(new URL("../fixtures/bundles/broken-crd", import.meta.url));
+
+interface LogLine {
+  level: "info" | "warn" | "error";
+  message: string;
+  attributes: Record<string, unknown>;
+}
+
+function recorder(): RuntimeLogger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  return {
+    lines,
+    info: (message, attributes = {}) => lines.push({ level: "info", message, attributes }),
+    warn: (message, attributes = {}) => lines.push({ level: "warn", message, attributes }),
+    error: (message, attributes = {}) => lines.push({ level: "error", message, attributes }),
+    addContext: () => {},
+  };
+}
+
+function setup(
+  env: Record<string, string> = {},
+  load?: (source: string, options: BundleOptions) => Promise<PolicySet>,
+): { handler: Handler; logger: ReturnType<typeof recorder> } {
+  const logger = recorder();
+  const runtime = createRuntime(env, load === undefined ? { logger } : { logger, load });
+  return { handler: createHandler(runtime), logger };
+}
+
+const widget = (spec: Record<string, unknown>, name = "frontend") => ({
+  apiVersion: "demo.tollgate.dev/v1alpha1",
+  kind: "Widget",
+  metadata: { name, namespace: "shop" },
+  spec: { image: "registry.example.com/shop/frontend:1.4.2", ...spec },
+});
+
+const rollout = (strategy: string) => ({
+  apiVersion: "demo.tollgate.dev/v1alpha1",
+  kind: "Rollout",
+  metadata: { name: "web", namespace: "default" },
+  spec: { replicas: 10, maxUnavailable: 4, strategy, memory: "2Gi", canary: { steps: [10, 50, 100] } },
+});
+
+const TOO_MANY_REPLICAS = "Invalid value: 11: spec.replicas in body should be less than or equal to 10";
+
+async function call(handler: Handler, payload: Payload, spec: Parameters<typeof event>[1]) {
+  const res = await handler(event(payload, spec), fakeContext());
+  return { status: res.statusCode, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
+}
+
+describe.each<{ payload: Payload }>([{ payload: "v1" }, { payload: "v2" }])("payload $payload", ({ payload }) => {
+  const { handler, logger } = setup();
+
+  describe("POST /validate with an AdmissionReview", () => {
+    it("allows a valid object: same uid, no status, no warnings", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-allowed", operation: "CREATE", object: widget({ replicas: 3 }) }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
+        response: { uid: "u-allowed", allowed: true },
+      });
+    });
+
+    it("denies an invalid object with kube-apiserver's 422 Invalid status and causes", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({
+          uid: "u-denied",
+          operation: "CREATE",
+          object: widget({ replicas: 11, size: "huge" }, "too-many"),
+        }),
+      });
+      expect(res.status).toBe(200);
+      const response = res.body.response as Record<string, unknown>;
+      expect(response.uid).toBe("u-denied");
+      expect(response.allowed).toBe(false);
+      expect(response.status).toEqual({
+        metadata: {},
+        status: "Failure",
+        message:
+          `Widget.demo.tollgate.dev "too-many" is invalid: [spec.replicas: ${TOO_MANY_REPLICAS}, ` +
+          'spec.size: Unsupported value: "huge": supported values: "small", "medium", "large"]',
+        reason: "Invalid",
+        details: {
+          name: "too-many",
+          group: "demo.tollgate.dev",
+          kind: "Widget",
+          causes: [
+            { reason: "FieldValueInvalid", message: TOO_MANY_REPLICAS, field: "spec.replicas" },
+            {
+              reason: "FieldValueNotSupported",
+              message: 'Unsupported value: "huge": supported values: "small", "medium", "large"',
+              field: "spec.size",
+            },
+          ],
+        },
+        code: 422,
+      });
+    });
+
+    it("returns warnings (an unknown field) on an allowed object", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-warn", operation: "CREATE", object: widget({ replicas: 2, colour: "red" }) }),
+      });
+      expect(res.body.response).toEqual({ uid: "u-warn", allowed: true, warnings: ['unknown field "spec.colour"'] });
+    });
+
+    it("allows a kind no policy covers, with no warning", async () => {
+      const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, data: { a: "b" }, x: 1 };
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-cm", operation: "CREATE", object: configMap }),
+      });
+      expect(res.body.response).toEqual({ uid: "u-cm", allowed: true });
+    });
+
+    it("UPDATE: a transition rule sees oldObject", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({
+          uid: "u-update",
+          operation: "UPDATE",
+          object: rollout("BlueGreen"),
+          oldObject: rollout("Canary"),
+        }),
+      });
+      const response = res.body.response as { allowed: boolean; status: { details: { causes: unknown[] } } };
+      expect(response.allowed).toBe(false);
+      expect(response.status.details.causes).toEqual([
+        { reason: "FieldValueInvalid", message: expect.stringMatching(/strategy is immutable$/), field: "spec" },
+      ]);
+    });
+
+    it("UPDATE: an error the stored object already had is ratcheted (allowed)", async () => {
+      const old = widget({ replicas: 11 });
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-ratchet", operation: "UPDATE", object: old, oldObject: old }),
+      });
+      expect(res.body.response).toEqual({ uid: "u-ratchet", allowed: true });
+    });
+
+    it("dryRun gets the same answer and is logged", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-dry", operation: "CREATE", dryRun: true, object: widget({ replicas: 11 }) }),
+      });
+      expect((res.body.response as { allowed: boolean }).allowed).toBe(false);
+      const line = logger.lines.find((l) => l.attributes.uid === "u-dry");
+      expect(line?.attributes).toMatchObject({ dryRun: true, decision: "denied", operation: "CREATE" });
+    });
+
+    it("subResource status validates the status subresource", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({
+          uid: "u-status",
+          operation: "UPDATE",
+          subResource: "status",
+          object: widget({ replicas: 11 }),
+          oldObject: widget({ replicas: 3 }),
+        }),
+      });
+      // The status subresource ignores spec changes (the API server resets spec to the stored one).
+      expect(res.body.response).toEqual({ uid: "u-status", allowed: true });
+    });
+
+    it("DELETE with only oldObject is allowed", async () => {
+      const res = await call(handler, payload, {
+        body: admissionReview({ uid: "u-del", operation: "DELETE", object: null, oldObject: widget({ replicas: 11 }) }),
+      });
+      expect(res.body.response).toEqual({ uid: "u-del", allowed: true });
+    });
+
+    it("takes apiVersion and kind from request.kind when the object lacks them", async () => {
+      const { apiVersion: _a, kind: _k, ...bare } = widget({ replicas: 11 });
+      const res = await call(handler, payload, {
+        body: admissionReview({
+          uid: "u-kind",
+          operation: "CREATE",
+          kind: { group: "demo.tollgate.dev", version: "v1alpha1", kind: "Widget" },
+          object: bare,
+        }),
+      });
+      expect((res.body.response as { allowed: boolean }).allowed).toBe(false);
+    });
+  });
+
+  describe("POST /validate with a bare object (dry-run style Status)", () => {
+    it("200 Success for a valid object", async () => {
+      const res = await call(handler, payload, { body: widget({ replicas: 1 }) });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 200 });
+    });
+
+    it("422 Failure with causes and a Warning header", async () => {
+      const res = await call(handler, payload, { body: widget({ replicas: 11, extra: true }, "w") });
+      expect(res.status).toBe(422);
+      expect(res.headers.warning).toBe('299 - "unknown field \\"spec.extra\\""');
+      expect(res.body).toEqual({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: `Widget.demo.tollgate.dev "w" is invalid: spec.replicas: ${TOO_MANY_REPLICAS}`,
+        reason: "Invalid",
+        details: {
+          name: "w",
+          group: "demo.tollgate.dev",
+          kind: "Widget",
+          causes: [{ reason: "FieldValueInvalid", message: TOO_MANY_REPLICAS, field: "spec.replicas" }],
+        },
+        code: 422,
+      });
+    });
+  });
+
+  describe("bad input: HTTP 400 with a Status", () => {
+    const review = (request: unknown) => ({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request });
+    it.each<{ name: string; body: unknown; message: string | RegExp }>([
+      { name: "empty body", body: undefined, message: /the request body is empty/ },
+      { name: "not JSON", body: "hello: world", message: "the request body is not a JSON object" },
+      { name: "broken JSON", body: '{"kind": ', message: /^the request body cannot be decoded: / },
+      { name: "a JSON array", body: "[1, 2]", message: "the request body is not a JSON object" },
+      { name: "wrong shape", body: { hello: "world" }, message: /neither an admission.k8s.io\/v1 AdmissionReview/ },
+      { name: "no request", body: review(undefined), message: "the AdmissionReview has no request" },
+      { name: "no uid", body: review({ operation: "CREATE", object: {} }), message: /has no uid/ },
+      { name: "empty uid", body: review({ uid: "", operation: "CREATE", object: {} }), message: /has no uid/ },
+      { name: "no object", body: review({ uid: "u", operation: "CREATE" }), message: /\(CREATE\) has no object/ },
+      {
+        name: "UPDATE without oldObject",
+        body: review({ uid: "u", operation: "UPDATE", object: widget({}) }),
+        message: /\(UPDATE\) has no oldObject/,
+      },
+      { name: "bad operation", body: review({ uid: "u", operation: "PATCH", object: {} }), message: /PATCH/ },
+      {
+        name: "v1beta1 review",
+        body: { apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: { uid: "u" } },
+        message: /admission.k8s.io\/v1beta1.*not supported/,
+      },
+      {
+        name: "object not an object",
+        body: review({ uid: "u", operation: "CREATE", object: "x" }),
+        message: "request.object must be a JSON object",
+      },
+    ])("$name", async ({ body, message }) => {
+      const res = await call(handler, payload, { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ kind: "Status", status: "Failure", reason: "BadRequest", code: 400 });
+      if (typeof message === "string") expect(res.body.message).toBe(message);
+      else expect(res.body.message).toMatch(message);
+    });
+
+    it("too large (TOLLGATE_MAX_BODY_BYTES), plain and base64", async () => {
+      const small = setup({ TOLLGATE_MAX_BODY_BYTES: "100" }).handler;
+      const body = widget({ image: "x".repeat(200) });
+      for (const base64 of [false, true]) {
+        const res = await call(small, payload, { body, base64 });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toMatch(/^the request body is \d+ bytes, over the limit of 100 bytes$/);
+      }
+    });
+
+    it("too deep (TOLLGATE_MAX_DEPTH)", async () => {
+      const shallow = setup({ TOLLGATE_MAX_DEPTH: "5" }).handler;
+      const res = await call(shallow, payload, { body: widget({ a: { b: { c: { d: { e: 1 } } } } }) });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^the request body cannot be decoded: .*(depth|deep|nest)/);
+    });
+
+    it("a base64 body that is not UTF-8", async () => {
+      const e = event(payload, { body: "x" });
+      e.body = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString("base64");
+      e.isBase64Encoded = true;
+      const res = await handler(e, fakeContext());
+      expect(res.statusCode).toBe(400);
+      expect(JSON.parse(res.body).message).toBe("the request body is not valid UTF-8");
+    });
+
+    it("never quotes the body in the answer or the logs", async () => {
+      await call(handler, payload, { body: '{"secret": "hunter2-value", ' });
+      expect(JSON.stringify(logger.lines)).not.toContain("hunter2-value");
+    });
+  });
+
+  describe("events", () => {
+    it("base64 bodies are decoded", async () => {
+      const res = await call(handler, payload, { body: widget({ replicas: 11 }), base64: true });
+      expect(res.status).toBe(422);
+    });
+
+    it("stage prefixes are removed", async () => {
+      const spec = payload === "v1" ? { stageInPath: true } : { stage: "prod" };
+      const res = await call(handler, payload, { ...spec, body: widget({ replicas: 1 }) });
+      expect(res.status).toBe(200);
+    });
+
+    it("unknown paths are 404 and wrong methods 405", async () => {
+      expect((await call(handler, payload, { path: "/nope" })).status).toBe(404);
+      const res = await call(handler, payload, { method: "GET", path: "/validate" });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe("POST");
+    });
+  });
+
+  describe("GET /healthz", () => {
+    it("without a configured token: ok with the bundle's details", async () => {
+      const res = await call(handler, payload, { method: "GET", path: "/healthz" });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "ok", failurePolicy: "Fail", failures: [] });
+      expect(res.body.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(res.body.kinds).toContain("demo.tollgate.dev/v1alpha1/Widget");
+      expect((res.body.rules as Record<string, number>).crd).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe("auth (TOLLGATE_TOKEN)", () => {
+  const { handler, logger } = setup({ TOLLGATE_TOKEN: "s3cret-token" });
+  const body = admissionReview({ uid: "u-auth", operation: "CREATE", object: widget({ replicas: 1 }) });
+
+  it.each<{ name: string; authorization?: string; status: number }>([
+    { name: "missing", status: 401 },
+    { name: "wrong", authorization: "Bearer nope", status: 401 },
+    { name: "not bearer", authorization: "Basic czNjcmV0LXRva2Vu", status: 401 },
+    { name: "right", authorization: "Bearer s3cret-token", status: 200 },
+    { name: "right, scheme in lower case", authorization: "bearer s3cret-token", status: 200 },
+  ])("$name → $status", async ({ authorization, status }) => {
+    for (const payload of ["v1", "v2"] as const) {
+      const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
+      const res = await call(handler, payload, { body, headers });
+      expect(res.status).toBe(status);
+      if (status === 401) expect(res.body).toMatchObject({ kind: "Status", reason: "Unauthorized", code: 401 });
+    }
+  });
+
+  it("healthz: ok without the token, details with it", async () => {
+    const anonymous = await call(handler, "v2", { method: "GET", path: "/healthz" });
+    expect(anonymous.body).toEqual({ status: "ok" });
+    const authorized = await call(handler, "v2", {
+      method: "GET",
+      path: "/healthz",
+      headers: { authorization: "Bearer s3cret-token" },
+    });
+    expect(authorized.body.digest).toMatch(/^sha256:/);
+  });
+
+  it("never logs the token", () => {
+    expect(JSON.stringify(logger.lines)).not.toContain("s3cret-token");
+  });
+});
+
+describe("failure policy", () => {
+  const broken = { apiVersion: "fixtures.tollgate.dev/v1", kind: "Broken", metadata: { name: "b" }, spec: {} };
+  const body = admissionReview({ uid: "u-broken", operation: "CREATE", object: broken });
+
+  it("Fail (the default): a kind whose policy failed to compile is denied with a clear message", async () => {
+    const { handler } = setup({ TOLLGATE_BUNDLE: BROKEN_BUNDLE });
+    const res = await call(handler, "v2", { body });
+    const response = res.body.response as { allowed: boolean; status: { message: string } };
+    expect(response.allowed).toBe(false);
+    expect(response.status.message).toMatch(/^Broken.fixtures.tollgate.dev "b" is invalid: /);
+  });
+
+  it("TOLLGATE_FAILURE_POLICY=Ignore overrides the bundle: allowed with a warning", async () => {
+    const { handler } = setup({ TOLLGATE_BUNDLE: BROKEN_BUNDLE, TOLLGATE_FAILURE_POLICY: "Ignore" });
+    const res = await call(handler, "v1", { body });
+    const response = res.body.response as { allowed: boolean; warnings: string[] };
+    expect(response.allowed).toBe(true);
+    expect(response.warnings.length).toBeGreaterThan(0);
+    const health = await call(handler, "v1", { method: "GET", path: "/healthz" });
+    expect(health.body.failurePolicy).toBe("Ignore");
+    expect((health.body.failures as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it("a bundle that cannot be loaded: denied (Fail) with a 500 status, then retried on the next invocation", async () => {
+    let attempts = 0;
+    const { handler, logger } = setup({}, async (source, options) => {
+      attempts++;
+      if (attempts === 1) throw new StorageError("cannot read s3://bucket/bundle: connection refused");
+      return loadBundle(source, options);
+    });
+    const review = admissionReview({ uid: "u-fault", operation: "CREATE", object: widget({ replicas: 1 }) });
+    const first = await call(handler, "v2", { body: review });
+    expect(first.status).toBe(200);
+    expect(first.body.response).toEqual({
+      uid: "u-fault",
+      allowed: false,
+      status: {
+        metadata: {},
+        status: "Failure",
+        message: "tollgate could not load its policy bundle; see the function's logs",
+        reason: "InternalError",
+        code: 500,
+      },
+    });
+    const bare = await call(handler, "v2", { body: widget({ replicas: 1 }) });
+    expect(bare.status).toBe(200); // the second invocation retried the load, which succeeded
+    expect(attempts).toBe(2);
+    expect(logger.lines.some((l) => l.level === "error" && l.message === "bundle load failed")).toBe(true);
+  });
+
+  it("a bundle that cannot be loaded under Ignore: allowed with a warning; a bare object gets a 500", async () => {
+    const { handler } = setup({ TOLLGATE_FAILURE_POLICY: "Ignore" }, async () => {
+      throw new StorageError("unreachable");
+    });
+    const res = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-ign", operation: "CREATE", object: widget({}) }),
+    });
+    expect(res.body.response).toEqual({
+      uid: "u-ign",
+      allowed: true,
+      warnings: [
+        "tollgate could not load its policy bundle; see the function's logs (allowed: tollgate's failure policy is Ignore)",
+      ],
+    });
+    const bare = await call(handler, "v1", { body: widget({}) });
+    expect(bare.status).toBe(500);
+    expect(bare.body).toMatchObject({ kind: "Status", reason: "InternalError", code: 500 });
+  });
+});
+
+describe("logs", () => {
+  it("carry uid, kind, decision and latency, never object content", async () => {
+    const { handler, logger } = setup();
+    const object = widget({ replicas: 11, image: "registry.example.com/confidential-image:1" });
+    await call(handler, "v2", { body: admissionReview({ uid: "u-log", operation: "CREATE", object }) });
+    const line = logger.lines.find((l) => l.attributes.uid === "u-log");
+    expect(line?.attributes).toMatchObject({
+      kind: "demo.tollgate.dev/v1alpha1/Widget",
+      decision: "denied",
+      causes: 1,
+    });
+    expect(typeof line?.attributes.latencyMs).toBe("number");
+    expect(JSON.stringify(logger.lines)).not.toContain("confidential-image");
+  });
+});
+
+describe("configuration (resolveEnvConfig)", () => {
+  it("applies the defaults", () => {
+    const c = resolveEnvConfig({});
+    expect(c).toMatchObject({ token: undefined, failurePolicy: undefined, maxBodyBytes: 3 * 1024 * 1024 });
+    expect(c.bundle).toMatch(/examples[\\/]policies$/);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it.each<{ env: Record<string, string>; message: RegExp }>([
+    { env: { TOLLGATE_FAILURE_POLICY: "fail" }, message: /^TOLLGATE_FAILURE_POLICY="fail" is not Fail or Ignore$/ },
+    { env: { TOLLGATE_MAX_BODY_BYTES: "3MiB" }, message: /^TOLLGATE_MAX_BODY_BYTES="3MiB" is not a whole number/ },
+    { env: { TOLLGATE_MAX_DEPTH: "0" }, message: /^TOLLGATE_MAX_DEPTH="0"/ },
+    { env: { TOLLGATE_S3_ENDPOINT: "localhost:4569" }, message: /^TOLLGATE_S3_ENDPOINT=.* is not an http\(s\) URL$/ },
+    { env: { TOLLGATE_BUNDLE: "https://example.com/b" }, message: /^TOLLGATE_BUNDLE=.*only local paths and s3:/ },
+  ])("refuses $env with an error naming the variable", ({ env, message }) => {
+    expect(() => resolveEnvConfig(env)).toThrow(message);
+  });
+
+  it("keeps s3:// bundles as they are", () => {
+    expect(resolveEnvConfig({ TOLLGATE_BUNDLE: "s3://b/p/" }).bundle).toBe("s3://b/p/");
+  });
+});
+
+describe("the exported handler (process environment)", () => {
+  it("answers with the bundled examples", async () => {
+    vi.stubEnv("POWERTOOLS_LOG_LEVEL", "SILENT");
+    const { handler } = await import("../../functions/validate.js");
+    const res = await handler(event("v2", { method: "GET", path: "/healthz" }), fakeContext());
+    expect(res.statusCode).toBe(200);
+    vi.unstubAllEnvs();
+  });
+});
