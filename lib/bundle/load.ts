@@ -1,18 +1,17 @@
 /**
- * loadBundle(source): list the documents of a policy bundle (a folder, a file, or in-memory files), recognise
- * each by content, parse tollgate.yaml, compile each family once, collect PolicyFailures, freeze.
- * Never throws because a policy is bad: only an unreadable source (StorageError) is thrown.
+ * loadBundle(source): list the documents of a policy bundle (a folder, a file, an s3:// object or prefix, a bundle
+ * artifact, or in-memory files), recognise each by content, parse tollgate.yaml, compile each family once, collect
+ * PolicyFailures, freeze. Never throws because a policy is bad: only an unreadable source (StorageError) is thrown.
  */
-import { createHash } from "node:crypto";
-import { basename } from "node:path";
+
 import { createCelFamily } from "../cel/runner.js";
-import { parseDocuments } from "../objects/decode.js";
 import { unwrapList } from "../objects/list.js";
+import { stableJson } from "../objects/stable-json.js";
 import type { BundleDocument, FamilyPolicy } from "../policy/family.js";
 import { createPolicySet } from "../policy/policy-set.js";
 import type { BundleFile, BundleOptions, PolicyFailure, PolicySet } from "../policy/types.js";
 import { type CompiledCrd, compileCrd } from "../schema/crd.js";
-import { isDirectory, listFiles, POLICY_FILE, readText, relativePath } from "../storage/fs.js";
+import { decodeBundle } from "./artifact.js";
 import {
   BUNDLE_CONFIG_API_VERSION,
   BUNDLE_CONFIG_KIND,
@@ -22,57 +21,32 @@ import {
   resolveBundleConfig,
 } from "./config.js";
 import { FAMILY_COMPILERS } from "./families.js";
+import { readBundleFiles } from "./source.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function stableJson(v: unknown): string {
-  if (v === null || typeof v !== "object") return typeof v === "bigint" ? v.toString() : JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
-    .join(",")}}`;
-}
-
-/** Reads the bundle's files: a folder (recursively), one file, or the given in-memory files. */
-async function readSource(source: string | BundleFile[]): Promise<BundleFile[]> {
-  if (Array.isArray(source)) return source.map((f) => ({ path: f.path, content: f.content }));
-  if (await isDirectory(source)) {
-    const files = await listFiles(source, POLICY_FILE);
-    return Promise.all(files.map(async (f) => ({ path: relativePath(source, f), content: await readText(f) })));
-  }
-  return [{ path: basename(source), content: await readText(source) }];
 }
 
 interface CrdEntry {
   crd: CompiledCrd;
   file: string;
   document: number;
-  content: string;
+  object: Record<string, unknown>;
 }
 
 /**
- * Loads and compiles a policy bundle once. `source` is a folder, a file, or in-memory files. Options override the
- * bundle's tollgate.yaml, which overrides the built-in defaults.
+ * Loads and compiles a policy bundle once. `source` is a folder, a file, `s3://bucket/key` (one file, or a bundle
+ * artifact), `s3://bucket/prefix/` (a folder), or in-memory files. A single file that is a bundle artifact (`tollgate
+ * bundle build`) is recognised by content and loaded without YAML decoding. Options override the bundle's
+ * tollgate.yaml, which overrides the built-in defaults.
  */
 export async function loadBundle(source: string | BundleFile[], options: BundleOptions = {}): Promise<PolicySet> {
-  const files = await readSource(source);
-  const failures: PolicyFailure[] = [];
+  const files = await readBundleFiles(source, options.s3);
   const limits = {
     maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
     maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
   };
-  const hash = createHash("sha256");
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    hash.update(f.path);
-    hash.update("\0");
-    hash.update(f.content);
-    hash.update("\0");
-  }
-  const digest = `sha256:${hash.digest("hex")}`;
+  const { digest, entries, failures } = decodeBundle(files, limits);
 
   let config: BundleConfigDoc = {};
   let configFile: string | undefined;
@@ -81,8 +55,8 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
 
   const compilers = FAMILY_COMPILERS.map((make) => make());
   const cel = createCelFamily();
-  for (const file of files) {
-    if (!/\.(ya?ml|json)$/i.test(file.path)) {
+  for (const { file, documents } of entries) {
+    if (documents === undefined) {
       if (!compilers.some((c) => c.claimFile(file))) {
         failures.push({
           severity: "warning",
@@ -93,7 +67,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
       }
       continue;
     }
-    for (const doc of parseDocuments(file.content, limits)) {
+    for (const doc of documents) {
       if (doc.error !== undefined) {
         failures.push({
           severity: "error",
@@ -181,13 +155,15 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     }
     if (result.crd === undefined) return;
     const key = `${result.crd.group}/${result.crd.kind}`;
-    const entry: CrdEntry = { crd: result.crd, file: file.path, document, content: stableJson(obj) };
+    const entry: CrdEntry = { crd: result.crd, file: file.path, document, object: obj };
     const existing = crds.get(key);
     if (existing === undefined) {
       crds.set(key, entry);
       return;
     }
-    if (existing.content === entry.content) return; // the same document twice is not a duplicate
+    // The same document twice is not a duplicate. Compared only on a clash: serialising every CRD cost ~10% of a
+    // Gateway API cold start.
+    if (stableJson(existing.object) === stableJson(entry.object)) return;
     const list = duplicates.get(key) ?? [existing];
     list.push(entry);
     duplicates.set(key, list);

@@ -3,6 +3,7 @@
  * what the API server would reject when the CRD is written (as compile issues with its messages and paths).
  */
 
+import { stableJson } from "../objects/stable-json.js";
 import { hasAnyDefault } from "./default.js";
 import { hasListSetsOrMaps } from "./list-type.js";
 import { hasEmbeddedResources } from "./objectmeta.js";
@@ -88,16 +89,6 @@ function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: 
   };
   walk(s);
   return out;
-}
-
-function stableJson(v: unknown): string {
-  if (v === null || typeof v !== "object") return typeof v === "bigint" ? v.toString() : JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
-    .join(",")}}`;
 }
 
 /** The default deprecation warning (apiextensions-apiserver customresource_handler.go defaultDeprecationWarning). */

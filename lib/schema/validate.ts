@@ -108,12 +108,6 @@ function asFloat(v: unknown): number {
   return Number.NaN;
 }
 
-/** Go %v of a datum used in a kube-openapi message. */
-function numText(v: unknown, kind: Kind): string {
-  if (kind === "int") return typeof v === "bigint" ? v.toString() : (v as number).toFixed(0);
-  return goFloat(asFloat(v));
-}
-
 const EPSILON = 1e-9;
 
 /** swag.IsFloat64AJSONInteger */
@@ -138,25 +132,6 @@ function asBigInt(v: unknown): bigint {
 
 function inBody(name: string, phrase: string): string {
   return `${name} in body ${phrase}`;
-}
-
-/** swag.FormatFloat64: strconv.FormatFloat(f, 'f', -1, 64). */
-function formatFloatF(f: number): string {
-  if (Number.isInteger(f) && Math.abs(f) < 1e21) return f.toFixed(0);
-  const s = String(f);
-  if (!/e/.test(s)) return s;
-  // expand exponent form without loss (shortest digits)
-  const [m, e] = s.split("e") as [string, string];
-  const exp = Number(e);
-  const neg = m.startsWith("-");
-  const digits = m.replace("-", "").replace(".", "");
-  const point =
-    (m.replace("-", "").indexOf(".") === -1 ? m.replace("-", "").length : m.replace("-", "").indexOf(".")) + exp;
-  let out: string;
-  if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
-  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
-  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return neg ? `-${out}` : out;
 }
 
 const INT32_MIN = -(2 ** 31);
