@@ -46,7 +46,8 @@ function maxLenError(n: number): string {
 
 /** UTF-8 byte length, as Go's len(string). */
 export function byteLength(s: string): number {
-  return Buffer.byteLength(s, "utf8");
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
+  return s.length;
 }
 
 function isLowerAlnum(c: number): boolean {
@@ -69,7 +70,24 @@ function matchesLabel(s: string, caseless: boolean): boolean {
 }
 
 function matchesSubdomain(s: string, caseless: boolean): boolean {
-  return s.length > 0 && s.split(".").every((l) => matchesLabel(l, caseless));
+  if (s.length === 0) return false;
+  let start = 0;
+  for (let i = 0; i <= s.length; i++) {
+    if (i < s.length && s.charCodeAt(i) !== 0x2e) continue;
+    if (!matchesLabelRange(s, start, i, caseless)) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
+function matchesLabelRange(s: string, from: number, to: number, caseless: boolean): boolean {
+  const ok = caseless ? isAlnum : isLowerAlnum;
+  if (to <= from || !ok(s.charCodeAt(from)) || !ok(s.charCodeAt(to - 1))) return false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (!ok(c) && c !== 0x2d) return false;
+  }
+  return true;
 }
 
 function matchesLabelKeyName(s: string): boolean {

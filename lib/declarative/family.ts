@@ -26,6 +26,7 @@ import { type GoFile, loadGoParser, readGoFile, type TagLine } from "./go-source
 import { type GoPackage, type GoType, type NamedType, type SourceRef, Universe } from "./go-types.js";
 import { parseTag, type Tag } from "./tags.js";
 import type { EnumMember } from "./validators.js";
+import { decodesDeep } from "./values.js";
 import { decodeIssues, type Issue, NO_VALUE, type Run, runType, type TypeNode } from "./walk.js";
 
 /** Decoding problems reported for one object before giving up (the API server reports only the first). */
@@ -497,9 +498,9 @@ export function validateKind(k: CompiledKind, req: FamilyRequest, config: Resolv
   }
   const update = req.operation === "UPDATE" && req.oldObject !== undefined;
   const run: Run = { update, gates: config.featureGates, issues: [] };
-  const undecodable: Issue[] = [];
-  decodeIssues(k.type, req.object, null, undecodable, MAX_DECODE_ISSUES);
-  if (undecodable.length > 0) {
+  if (!decodesDeep(k.type, req.object)) {
+    const undecodable: Issue[] = [];
+    decodeIssues(k.type, req.object, null, undecodable, MAX_DECODE_ISSUES);
     for (const i of undecodable) result.errors.push(issueToFieldError(i, k.policy, "error"));
     return result;
   }

@@ -214,11 +214,43 @@ export function decodes(t: GoType, raw: unknown): boolean {
 }
 
 function fitsInt(raw: unknown, bits: number, unsigned: boolean): boolean {
-  let v: bigint;
-  if (typeof raw === "bigint") v = raw;
-  else if (typeof raw === "number" && Number.isInteger(raw)) v = BigInt(raw);
-  else return false;
+  if (typeof raw === "number") {
+    if (!Number.isInteger(raw)) return false;
+    // Powers of two are exact doubles, so the bounds compare exactly.
+    const max = 2 ** (unsigned ? bits : bits - 1);
+    return unsigned ? raw >= 0 && raw < max : raw >= -max && raw < max;
+  }
+  if (typeof raw !== "bigint") return false;
   const b = BigInt(bits);
-  if (unsigned) return v >= 0n && v < 1n << b;
-  return v >= -(1n << (b - 1n)) && v < 1n << (b - 1n);
+  if (unsigned) return raw >= 0n && raw < 1n << b;
+  return raw >= -(1n << (b - 1n)) && raw < 1n << (b - 1n);
+}
+
+/** Whether a whole JSON value decodes into type `t` (decodes(), recursively); allocation-free. */
+export function decodesDeep(t: GoType, raw: unknown): boolean {
+  if (raw === null || raw === undefined) return true;
+  if (!decodes(t, raw)) return false;
+  switch (t.t) {
+    case "named":
+      return decodesDeep(t.named.underlying(), raw);
+    case "pointer":
+      return decodesDeep(t.elem, raw);
+    case "slice": {
+      const list = raw as unknown[];
+      for (let i = 0; i < list.length; i++) if (!decodesDeep(t.elem, list[i])) return false;
+      return true;
+    }
+    case "map": {
+      const m = raw as Record<string, unknown>;
+      for (const k in m) if (Object.hasOwn(m, k) && !decodesDeep(t.elem, m[k])) return false;
+      return true;
+    }
+    case "struct": {
+      const o = raw as Record<string, unknown>;
+      for (const f of t.struct.fields) if (!f.omitted && !decodesDeep(f.type, fieldRaw(f, o))) return false;
+      return true;
+    }
+    default:
+      return true;
+  }
 }

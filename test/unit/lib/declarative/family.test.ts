@@ -290,3 +290,36 @@ type Spec struct {
     expect(brief(validate(set, k, { n: 6 }, { n: 1 }, extra).errors)).toEqual(errors);
   });
 });
+
+describe("a bundle folder (test/fixtures/declarative/bundle: go.mod, doc.go, types.go)", () => {
+  const root = new URL("../../../fixtures/declarative/", import.meta.url).pathname;
+  it.each([
+    { file: "robot-valid.yaml", errors: [], shadowed: [] },
+    {
+      file: "robot-invalid.yaml",
+      errors: [
+        "FieldValueInvalid spec.model (format=k8s-short-name): a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        'FieldValueNotSupported spec.mode: supported values: "Auto", "Manual"',
+        "FieldValueRequired spec.arms: ",
+      ],
+      shadowed: ["FieldValueTooLong spec.nickname (maxLength): may not be more than 8 characters"],
+    },
+    {
+      file: "robot-beta-tools.yaml",
+      errors: ["FieldValueTooMany spec.tools (maxItems): must have at most 2 items"],
+      shadowed: [],
+    },
+  ])("$file", async ({ file, errors, shadowed }) => {
+    // Prepare
+    const { loadBundle, parseDocuments } = await import("#lib");
+    const { readFileSync } = await import("node:fs");
+    const set = await loadBundle(`${root}bundle`);
+    const [doc] = parseDocuments(readFileSync(`${root}objects/${file}`, "utf8"));
+    // Act
+    const v = set.validate({ operation: "CREATE", object: doc?.object });
+    // Assess
+    expect(failureTexts(set.failures)).toEqual([]);
+    expect(brief(v.errors)).toEqual(errors);
+    expect(brief(v.shadowed)).toEqual(shadowed);
+  });
+});
