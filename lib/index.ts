@@ -3,6 +3,9 @@
  * See ../shared/PRODUCT.md and README.md.
  */
 
+export type { BundleArtifact } from "./bundle/artifact.js";
+export { isArtifactText } from "./bundle/artifact.js";
+export { type BuiltArtifact, buildBundleArtifact } from "./bundle/build.js";
 export { loadBundle } from "./bundle/load.js";
 export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
 export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
@@ -14,6 +17,7 @@ export { unwrapList } from "./objects/list.js";
 export type {
   BundleFile,
   BundleOptions,
+  BundleS3Options,
   CoveredKind,
   DecodeLimits,
   FailurePolicy,

@@ -101,6 +101,25 @@ export interface BundleOptions {
   failurePolicy?: FailurePolicy;
   /** Rule families to enable or disable, over the bundle's tollgate.yaml; all on by default. */
   families?: Partial<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+  /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
+  s3?: BundleS3Options;
+}
+
+/** How loadBundle reaches S3 (lib/storage's S3 options; every field optional). */
+export interface BundleS3Options {
+  /** Endpoint URL of an S3-compatible server (`http://127.0.0.1:4569`). Default: AWS S3 for the region. */
+  endpoint?: string;
+  /** Path-style addressing (`endpoint/bucket/key`). Default: true when `endpoint` is set, false otherwise. */
+  pathStyle?: boolean;
+  /** Region. Default: the SDK's chain (`AWS_REGION`, profile), or `us-east-1` when `endpoint` is set. */
+  region?: string;
+  /** Static credentials. Default: the SDK's default chain (environment, profile, container or instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /**
+   * The SDK's flexible checksums: `WHEN_SUPPORTED` or `WHEN_REQUIRED`. Default: `WHEN_REQUIRED` when `endpoint` is
+   * set (S3-compatible servers such as s3rver mishandle streamed checksummed bodies), `WHEN_SUPPORTED` otherwise.
+   */
+  checksums?: "WHEN_SUPPORTED" | "WHEN_REQUIRED";
 }
 
 /** The bundle configuration after defaults: built-ins, then tollgate.yaml, then BundleOptions. */

@@ -1,0 +1,248 @@
+/**
+ * The bundle artifact: building it from a folder and loading it gives the same digest, kinds, failures and
+ * verdicts as loading the folder; it keeps undecodable documents, Go sources and int64 values; a malformed
+ * artifact is a policy failure, not an exception.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { artifactFiles, decodeEntries, isArtifactText, readArtifact } from "../../../../lib/bundle/artifact.js";
+import {
+  type BundleFile,
+  buildBundleArtifact,
+  loadBundle,
+  type PolicySet,
+  parseDocuments,
+  type ValidateRequest,
+} from "../../../../lib/index.js";
+
+const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
+const FIXTURES = join(ROOT, "test/fixtures");
+
+/** Every object of the fixture folders, as CREATE requests (and UPDATEs against themselves). */
+function fixtureRequests(): ValidateRequest[] {
+  const out: ValidateRequest[] = [];
+  const folders = ["gadgets", "gadgets-update", "gadgets-status"].map((d) => join(FIXTURES, "objects", d));
+  for (const folder of [...folders, join(ROOT, "examples", "objects")]) {
+    for (const name of readdirSync(folder).sort()) {
+      for (const doc of parseDocuments(readFileSync(join(folder, name), "utf8"))) {
+        if (doc.object === undefined) continue;
+        out.push({ operation: "CREATE", object: doc.object });
+        out.push({ operation: "UPDATE", object: doc.object, oldObject: doc.object });
+        out.push({ operation: "UPDATE", object: doc.object, oldObject: doc.object, subresource: "status" });
+      }
+    }
+  }
+  return out;
+}
+
+function expectSameSets(fromArtifact: PolicySet, fromFolder: PolicySet, requests: readonly ValidateRequest[]): void {
+  expect(fromArtifact.digest).toBe(fromFolder.digest);
+  expect(fromArtifact.kinds).toEqual(fromFolder.kinds);
+  expect(fromArtifact.failures).toEqual(fromFolder.failures);
+  expect(fromArtifact.config).toEqual(fromFolder.config);
+  for (const req of requests) expect(fromArtifact.validate(req)).toEqual(fromFolder.validate(req));
+}
+
+function asFile(text: string): BundleFile[] {
+  return [{ path: "bundle.json", content: text }];
+}
+
+const GO_FILES: BundleFile[] = [
+  { path: "go.mod", content: "module example.com/t\n\ngo 1.22\n" },
+  { path: "api/v1/doc.go", content: "// +groupName=t.example.com\npackage v1\n" },
+  {
+    path: "api/v1/types.go",
+    content: [
+      "package v1",
+      "",
+      "type TypeMeta struct {",
+      '\tKind       string `json:"kind,omitempty"`',
+      '\tAPIVersion string `json:"apiVersion,omitempty"`',
+      "}",
+      "",
+      "type Thing struct {",
+      '\tTypeMeta `json:",inline"`',
+      '\tSpec ThingSpec `json:"spec"`',
+      "}",
+      "",
+      "type ThingSpec struct {",
+      "\t// +k8s:minimum=1",
+      '\tReplicas int32 `json:"replicas"`',
+      "}",
+      "",
+    ].join("\n"),
+  },
+];
+
+const INT64_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: counters.big.example.com
+spec:
+  group: big.example.com
+  names: {kind: Counter, plural: counters, singular: counter, listKind: CounterList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              count:
+                type: integer
+                format: int64
+                maximum: 9223372036854775806
+                default: 9007199254740993
+`;
+
+describe("bundle artifact", () => {
+  it.each([
+    { name: "gadgets (a CRD with CEL rules)", folder: join(FIXTURES, "bundles", "gadgets") },
+    { name: "broken-crd (compile failures)", folder: join(FIXTURES, "bundles", "broken-crd") },
+    { name: "examples/policies (CRDs, tollgate.yaml)", folder: join(ROOT, "examples", "policies") },
+  ])("$name: loading the artifact gives the folder's digest, kinds, failures and verdicts", async ({ folder }) => {
+    // Prepare
+    const fromFolder = await loadBundle(folder);
+
+    // Act
+    const built = await buildBundleArtifact(folder);
+    const fromArtifact = await loadBundle(asFile(built.text));
+
+    // Assess
+    expect(built.text.startsWith('{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,')).toBe(
+      true,
+    );
+    expect(built.artifact.build.failures).toEqual(fromFolder.failures);
+    expect(built.artifact.build.kinds).toEqual(fromFolder.kinds);
+    expectSameSets(fromArtifact, fromFolder, fixtureRequests());
+  });
+
+  it("building from an artifact gives the same artifact", async () => {
+    const built = await buildBundleArtifact(join(FIXTURES, "bundles", "gadgets"));
+    const again = await buildBundleArtifact(asFile(built.text));
+    expect(again.text).toBe(built.text);
+  });
+
+  it("keeps undecodable documents and non-policy files as the folder reports them", async () => {
+    const files: BundleFile[] = [
+      { path: "bad.yaml", content: "a: [1\n" },
+      { path: "notes.txt.json", content: '{"hello": "world"}' },
+      { path: "README.md", content: "# not a policy" },
+    ];
+    const fromFiles = await loadBundle(files);
+    const built = await buildBundleArtifact(files);
+    const fromArtifact = await loadBundle(asFile(built.text));
+    expect(fromFiles.failures.length).toBeGreaterThanOrEqual(3);
+    expectSameSets(fromArtifact, fromFiles, []);
+  });
+
+  it("keeps int64 values beyond 2^53 exact", async () => {
+    // Prepare
+    const files = [{ path: "counter.yaml", content: INT64_CRD }];
+    const object = { apiVersion: "big.example.com/v1", kind: "Counter", metadata: { name: "c" }, spec: {} };
+    const over = { ...object, spec: { count: 9223372036854775807n } };
+
+    // Act
+    const built = await buildBundleArtifact(files);
+    const fromArtifact = await loadBundle(asFile(built.text));
+    const fromFiles = await loadBundle(files);
+
+    // Assess
+    const doc = built.artifact.files[0];
+    expect(doc && "documents" in doc ? doc.documents[0] : undefined).toMatchObject({
+      bigints: [
+        ["spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "properties", "count", "maximum"],
+        ["spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "properties", "count", "default"],
+      ],
+    });
+    expectSameSets(fromArtifact, fromFiles, [
+      { operation: "CREATE", object },
+      { operation: "CREATE", object: over },
+    ]);
+    const defaulted = fromArtifact.validate({ operation: "CREATE", object }).object as { spec: { count: unknown } };
+    expect(defaulted.spec.count).toBe(9007199254740993n);
+  });
+
+  it("carries Go sources verbatim and compiles them at load like the folder", async () => {
+    const built = await buildBundleArtifact(GO_FILES);
+    const fromArtifact = await loadBundle(asFile(built.text));
+    const fromFiles = await loadBundle(GO_FILES);
+    expect(built.artifact.files.map((f) => ("content" in f ? f.path : undefined))).toEqual([
+      "go.mod",
+      "api/v1/doc.go",
+      "api/v1/types.go",
+    ]);
+    expect(
+      fromFiles.kinds.filter((k) => k.family === "declarative").map((k) => `${k.group}/${k.version}/${k.kind}`),
+    ).toEqual(["t.example.com/v1/Thing"]);
+    const thing = (replicas: number) => ({
+      operation: "CREATE" as const,
+      object: { apiVersion: "t.example.com/v1", kind: "Thing", spec: { replicas } },
+    });
+    expectSameSets(fromArtifact, fromFiles, [thing(0), thing(3)]);
+    expect(fromArtifact.validate(thing(0)).allowed).toBe(false);
+  });
+
+  it.each([
+    { name: "not JSON", text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact",', message: "not JSON" },
+    {
+      name: "another format",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":99,"digest":"x","files":[]}',
+      message: "format 99 is not supported (this tollgate reads format 1): rebuild it with tollgate bundle build",
+    },
+    {
+      name: "a wrong shape",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[{"path":1}]}',
+      message: "files[0].path: must be a string",
+    },
+    {
+      name: "a bad bigint path",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[{"path":"a.yaml","documents":[{"document":0,"line":1,"object":{"a":1},"bigints":[["a"]]}]}]}',
+      message: 'files[0].documents[0].bigints: ["a"] is not an integer string',
+    },
+  ])("a malformed artifact ($name) is an error-severity policy failure", async ({ text, message }) => {
+    const set = await loadBundle(asFile(text));
+    expect(set.kinds.filter((k) => k.family === "crd")).toEqual([]);
+    expect(set.failures).toEqual([
+      {
+        severity: "error",
+        family: "config",
+        file: "bundle.json",
+        message: expect.stringContaining(`malformed bundle artifact: ${message}`),
+      },
+    ]);
+  });
+
+  it.each([
+    { text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact"}', want: true },
+    { text: '\n  {\n  "kind": "BundleArtifact", "apiVersion": "tollgate.dev/v1alpha1"}', want: true },
+    { text: "kind: BundleArtifact\n", want: false },
+    { text: '{"apiVersion":"v1","kind":"ConfigMap","data":{"kind":"x"}}', want: false },
+    { text: "", want: false },
+  ])("recognises an artifact by content: $text", ({ text, want }) => {
+    expect(isArtifactText(text)).toBe(want);
+  });
+
+  it("round-trips decoded documents, __proto__ keys included", () => {
+    const files = [{ path: "a.yaml", content: '{"__proto__": {"x": 1}, "n": 12345678901234567890, "f": 1.5}' }];
+    const entries = decodeEntries(files, { maxBytes: 1 << 20, maxDepth: 64 });
+    const text = JSON.stringify({
+      apiVersion: "tollgate.dev/v1alpha1",
+      kind: "BundleArtifact",
+      format: 1,
+      digest: "d",
+      files: artifactFiles(entries),
+    });
+    const back = readArtifact({ path: "x.json", content: text });
+    expect(back.failures).toEqual([]);
+    expect(back.entries[0]?.documents).toEqual(entries[0]?.documents);
+    expect(Object.getPrototypeOf(back.entries[0]?.documents?.[0]?.object)).toBe(Object.prototype);
+  });
+});
