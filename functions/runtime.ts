@@ -137,10 +137,10 @@ export interface RuntimeOptions {
 
 /** The options loadBundle gets: the failure-policy override and, for s3:// sources, the endpoint. */
 export function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
-  // `s3` is the lib/storage S3 option (endpoint, path-style) that s3:// bundle sources read; ignored until then.
-  const options: BundleOptions & { s3?: { endpoint: string; forcePathStyle: boolean } } = {};
+  // `s3` is BundleOptions.s3 (lib/storage): path-style addressing and WHEN_REQUIRED checksums follow from endpoint.
+  const options: BundleOptions & { s3?: { endpoint: string } } = {};
   if (config.failurePolicy !== undefined) options.failurePolicy = config.failurePolicy;
-  if (config.s3Endpoint !== undefined) options.s3 = { endpoint: config.s3Endpoint, forcePathStyle: true };
+  if (config.s3Endpoint !== undefined) options.s3 = { endpoint: config.s3Endpoint };
   return options;
 }
 

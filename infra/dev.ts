@@ -1,0 +1,131 @@
+/**
+ * `npm run dev`: the webhook on 127.0.0.1 with `serverless offline` (osls + serverless-offline + serverless-esbuild,
+ * see serverless.yml), next to a local S3-compatible server (s3rver, in this process) holding the reports bucket.
+ *
+ *   npm run dev                                 http://127.0.0.1:3000 (REST API: /local/validate, HTTP API: /validate)
+ *   TOLLGATE_DEV_HTTP_PORT=0 npm run dev        any free ports (printed), as the end-to-end test runs it
+ *
+ * Environment: TOLLGATE_DEV_HTTP_PORT (3000), TOLLGATE_DEV_LAMBDA_PORT (3002), TOLLGATE_DEV_S3_PORT (4569); 0 picks
+ * a free port. Every TOLLGATE_* variable is passed on to the function (see serverless.yml). Nothing is downloaded:
+ * telemetry and update checks are off, and the AWS credentials are s3rver's dummy ones.
+ *
+ * s3rver quirks (../shared/research/toolchain.md §2): listing pagination needs Node's legacy OpenSSL provider, so
+ * this process and the offline child run with --openssl-legacy-provider; S3 clients must use path-style requests
+ * and `WHEN_REQUIRED` checksums against it (lib/storage does, given TOLLGATE_S3_ENDPOINT).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import S3rver from "s3rver";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const HOST = "127.0.0.1";
+const STAGE = "local";
+/** The reports bucket the auditor writes to (serverless.yml names it `${service}-reports-${stage}`). */
+export const REPORTS_BUCKET = `tollgate-reports-${STAGE}`;
+
+function portFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}=${JSON.stringify(raw)} is not a port`);
+  return n;
+}
+
+/** A free TCP port on 127.0.0.1 (for `0`). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function port(name: string, fallback: number): Promise<number> {
+  const p = portFrom(name, fallback);
+  return p === 0 ? freePort() : p;
+}
+
+function oslsBin(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve("osls/package.json")), "bin", "serverless.js");
+}
+
+async function main(): Promise<void> {
+  const httpPort = await port("TOLLGATE_DEV_HTTP_PORT", 3000);
+  const lambdaPort = await port("TOLLGATE_DEV_LAMBDA_PORT", 3002);
+  const s3Port = await port("TOLLGATE_DEV_S3_PORT", 4569);
+
+  const directory = join(ROOT, ".s3-local");
+  mkdirSync(directory, { recursive: true });
+  const s3 = new S3rver({
+    address: HOST,
+    port: s3Port,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: REPORTS_BUCKET, configs: [] }],
+  });
+  const s3Address = await s3.run();
+  const s3Endpoint = `http://${HOST}:${s3Address.port}`;
+  console.log(`tollgate dev: s3rver on ${s3Endpoint} (bucket ${REPORTS_BUCKET}, files in .s3-local/)`);
+
+  const child = spawn(
+    process.execPath,
+    [
+      "--openssl-legacy-provider",
+      oslsBin(),
+      "offline",
+      "start",
+      "--stage",
+      STAGE,
+      "--host",
+      HOST,
+      "--httpPort",
+      String(httpPort),
+      "--lambdaPort",
+      String(lambdaPort),
+    ],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        SLS_TELEMETRY_DISABLED: "1",
+        SLS_NOTIFICATIONS_MODE: "off",
+        SLS_DEPRECATION_DISABLE: "*",
+        AWS_ACCESS_KEY_ID: "S3RVER",
+        AWS_SECRET_ACCESS_KEY: "S3RVER",
+        AWS_REGION: process.env.AWS_REGION ?? "eu-west-1",
+        TOLLGATE_S3_ENDPOINT: process.env.TOLLGATE_S3_ENDPOINT ?? s3Endpoint,
+      },
+    },
+  );
+  console.log(
+    `tollgate dev: serverless offline starting on http://${HOST}:${httpPort} ` +
+      `(HTTP API: /validate, /healthz; REST API: /${STAGE}/validate, /${STAGE}/healthz)`,
+  );
+
+  let stopping = false;
+  const forward = (signal: NodeJS.Signals) => {
+    stopping = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  process.on("SIGHUP", forward);
+
+  const code = await new Promise<number>((resolve) => {
+    child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal !== null && stopping ? 0 : 1)));
+  });
+  await s3.close();
+  process.exit(code);
+}
+
+await main();

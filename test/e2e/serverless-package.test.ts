@@ -1,0 +1,111 @@
+/**
+ * `osls package` offline with dummy credentials: the CloudFormation template has the validate function on
+ * nodejs22.x with its REST (v1) and HTTP API (v2) routes and least-privilege IAM, and the zip it writes runs: its
+ * handler, loaded with require() as the Lambda runtime loads a .cjs handler, answers from the bundle it ships.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
+import { extractZip } from "../helpers/zip.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const OSLS = join(ROOT, "node_modules", "osls", "bin", "serverless.js");
+
+type Json = Record<string, unknown>;
+
+describe("osls package (offline, dummy credentials)", () => {
+  const work = mkdtempSync(join(tmpdir(), "tollgate-package-"));
+  const out = join(work, "package");
+  let template: { Resources: Record<string, { Type: string; Properties: Json }> };
+  let files: string[];
+
+  beforeAll(() => {
+    const run = spawnSync(process.execPath, [OSLS, "package", "--stage", "ci", "--package", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 90_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SLS_TELEMETRY_DISABLED: "1",
+        SLS_NOTIFICATIONS_MODE: "off",
+        AWS_ACCESS_KEY_ID: "AKIADUMMYDUMMYDUMMY0",
+        AWS_SECRET_ACCESS_KEY: "dummy-secret",
+        AWS_REGION: "eu-west-1",
+        // Not the default .esbuild, so that `npm run dev`, the offline test or another test run is not disturbed.
+        TOLLGATE_ESBUILD_DIR: `.esbuild-e2e-package-${process.pid}`,
+      },
+    });
+    if (run.status !== 0) throw new Error(`osls package exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+    template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
+    files = extractZip(join(out, "validate.zip"), join(work, "unzipped"));
+  }, 120_000);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  const ofType = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
+
+  it("declares the validate function on nodejs22.x with the TOLLGATE_* environment", () => {
+    const functions = ofType("AWS::Lambda::Function");
+    expect(functions).toHaveLength(1);
+    const fn = functions[0]!;
+    expect(fn.Properties).toMatchObject({ Runtime: "nodejs22.x", Handler: "functions/validate.handler" });
+    const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+    expect(env.TOLLGATE_BUNDLE).toBe("examples/policies");
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(["TOLLGATE_TOKEN", "TOLLGATE_FAILURE_POLICY", "TOLLGATE_MAX_BODY_BYTES"]),
+    );
+  });
+
+  it("routes POST /validate and GET /healthz on the REST API and the HTTP API", () => {
+    const rest = ofType("AWS::ApiGateway::Method").map((m) => m.Properties.HttpMethod);
+    expect(rest.sort()).toEqual(["GET", "POST"]);
+    const resources = ofType("AWS::ApiGateway::Resource").map((r) => r.Properties.PathPart);
+    expect(resources.sort()).toEqual(["healthz", "validate"]);
+    const routes = ofType("AWS::ApiGatewayV2::Route").map((r) => r.Properties.RouteKey);
+    expect(routes.sort()).toEqual(["GET /healthz", "POST /validate"]);
+  });
+
+  it("grants no wildcard action and S3 reads only", () => {
+    const role = ofType("AWS::IAM::Role")[0]!;
+    const statements = (role.Properties.Policies as { PolicyDocument: { Statement: { Action: string[] }[] } }[])
+      .flatMap((p) => p.PolicyDocument.Statement)
+      .flatMap((s) => s.Action);
+    for (const action of statements) expect(action).not.toMatch(/\*/);
+    expect(statements.filter((a) => a.startsWith("s3:")).sort()).toEqual(["s3:GetObject", "s3:ListBucket"]);
+  });
+
+  it("ships the CommonJS handler and the default bundle, and the handler answers from the zip", async () => {
+    expect(files).toEqual(expect.arrayContaining(["functions/validate.cjs", "examples/policies/widget-crd.yaml"]));
+    const require = createRequire(import.meta.url);
+    const previous = process.env.POWERTOOLS_LOG_LEVEL;
+    process.env.POWERTOOLS_LOG_LEVEL = "SILENT";
+    try {
+      const mod = require(join(work, "unzipped", "functions", "validate.cjs")) as {
+        handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
+      };
+      const object = {
+        apiVersion: "demo.tollgate.dev/v1alpha1",
+        kind: "Widget",
+        metadata: { name: "w" },
+        spec: { image: "busybox:1.36", replicas: 11 },
+      };
+      const res = await mod.handler(
+        v2Event({ body: admissionReview({ uid: "zip", operation: "CREATE", object }) }),
+        fakeContext(),
+      );
+      expect(res.statusCode).toBe(200);
+      const response = (JSON.parse(res.body) as { response: { allowed: boolean; status: { code: number } } }).response;
+      expect(response.allowed).toBe(false);
+      expect(response.status.code).toBe(422);
+    } finally {
+      if (previous === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+      else process.env.POWERTOOLS_LOG_LEVEL = previous;
+    }
+  });
+});
