@@ -208,6 +208,11 @@ export class Compiler {
   private readonly allNodes: TypeNode[] = [];
   private readonly allFields: FieldNode[] = [];
   private readonly fieldChildren = new Map<FieldNode, (TypeNode | undefined)[]>();
+  /** What the requiredness lint needs to know about each field. */
+  private readonly fieldLint = new Map<
+    FieldNode,
+    { unit: Unit; at: SourceRef; label: string; requiredness: boolean }
+  >();
 
   constructor(
     readonly universe: Universe,
@@ -319,6 +324,18 @@ export class Compiler {
         }
       }
     }
+    // validation-gen's lint: a non-struct field with (direct or transitive) validations must say whether it is
+    // optional, required or forbidden. A warning here: the generated code does not depend on it.
+    for (const f of this.allFields) {
+      const lint = this.fieldLint.get(f);
+      if (lint === undefined || lint.requiredness || !f.live || f.field.omitted) continue;
+      if (f.field.type.t !== "pointer" && baseOf(f.field.type).t === "struct") continue;
+      lint.unit.problems.push({
+        severity: "warning",
+        ...lint.at,
+        message: `field ${lint.label} has validations but no +k8s:optional, +k8s:required or +k8s:forbidden (validation-gen lint)`,
+      });
+    }
     for (const f of this.allFields) {
       if (f.target !== undefined && !f.target.live) f.target = undefined;
       f.iters = f.iters.filter((i) => i.node.live);
@@ -410,6 +427,8 @@ export class Compiler {
       }
       const node = this.compileField(f, own, scope);
       part.fields.push(node);
+      const requiredness = all.some((t) => /\+k8s:(required|optional|forbidden)\b/.test(t.text));
+      this.fieldLint.set(node, { unit, at, label, requiredness });
     }
     part.list = wide.build();
     return part;
@@ -453,8 +472,9 @@ export class Compiler {
       viaElem = true;
     }
     if (d.t !== "external" || (viaElem && res.elemOpaque)) return;
-    if (d.pkgPath === "k8s.io/apimachinery/pkg/apis/meta/v1" && ["TypeMeta", "ObjectMeta", "ListMeta"].includes(d.name))
-      return;
+    // apimachinery's types (ObjectMeta, Time, Quantity, IntOrString...) are not in API bundles; upstream generates
+    // their few rules from a read-only package. They are opaque here without a warning for each use.
+    if (d.pkgPath.startsWith("k8s.io/apimachinery/")) return;
     this.problem(
       scope,
       undefined,

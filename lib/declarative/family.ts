@@ -306,8 +306,10 @@ export async function compileDeclarative(
       const isSub = tagValues(lines, "k8s:isSubresource");
       if (isSub.length > 0) for (const s of isSub) subresources.add(s);
       else {
+        // On the type, or (newer upstream) on the package, for every type of the package.
         subresources.add("/");
         for (const s of tagValues(lines, "k8s:supportsSubresource")) subresources.add(s);
+        for (const s of tagValues(pkg.packageTags, "k8s:supportsSubresource")) subresources.add(s);
       }
       kinds.push({
         group,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { goModulePath } from "../../../../lib/declarative/family.js";
-import { brief, failureTexts, kind, loadApi, validate } from "./go-bundle.js";
+import { apiFiles, brief, failureTexts, kind, loadApi, validate } from "./go-bundle.js";
 
 interface BadCase {
   name: string;
@@ -16,7 +16,7 @@ interface BadCase {
   thingFails: boolean;
 }
 
-const OTHER = `type Other struct {\n\tTypeMeta \`json:",inline"\`\n\t// +k8s:minimum=1\n\tSize int32 \`json:"size"\`\n}\n`;
+const OTHER = `type Other struct {\n\tTypeMeta \`json:",inline"\`\n\t// +k8s:required\n\t// +k8s:minimum=1\n\tSize int32 \`json:"size"\`\n}\n`;
 
 describe("bad input becomes PolicyFailures; the rest of the bundle keeps working", () => {
   it.each<BadCase>([
@@ -94,6 +94,8 @@ describe("bad input becomes PolicyFailures; the rest of the bundle keeps working
       failures: [
         "error api/v1/types.go line 14: list-map semantics need at least one +k8s:listMapKey",
         'error api/v1/types.go line 17: +k8s:item(other: "x")=+k8s:immutable: every key field must be given; name is missing',
+        "warning api/v1/types.go line 14: field v1.Spec.A has validations but no +k8s:optional, +k8s:required or +k8s:forbidden (validation-gen lint)",
+        "warning api/v1/types.go line 18: field v1.Spec.B has validations but no +k8s:optional, +k8s:required or +k8s:forbidden (validation-gen lint)",
       ],
       thingFails: true,
     },
@@ -120,9 +122,7 @@ describe("bad input becomes PolicyFailures; the rest of the bundle keeps working
     // The other kind of the package still validates (unless the whole package is unreadable).
     const packageBroken = failures.some((f) => f.includes("could not be read"));
     expect(other.covered).toBe(!packageBroken);
-    expect(brief(other.errors)).toEqual(
-      packageBroken ? [] : ["FieldValueInvalid size (minimum): must be greater than or equal to 1"],
-    );
+    expect(brief(other.errors)).toEqual(packageBroken ? [] : ["FieldValueRequired size: "]);
   });
 });
 
@@ -321,5 +321,21 @@ describe("a bundle folder (test/fixtures/declarative/bundle: go.mod, doc.go, typ
     expect(failureTexts(set.failures)).toEqual([]);
     expect(brief(v.errors)).toEqual(errors);
     expect(brief(v.shadowed)).toEqual(shadowed);
+  });
+});
+
+describe("package-level +k8s:supportsSubresource (doc.go)", () => {
+  it("applies to every kind of the package", async () => {
+    const { loadBundle } = await import("#lib");
+    const files = apiFiles(kind("Thing", "int32"));
+    files[1] = {
+      path: "api/v1/doc.go",
+      content: '// +k8s:supportsSubresource="/status"\n// +groupName=t.example.com\npackage v1\n',
+    };
+    const set = await loadBundle(files);
+    expect(validate(set, "Thing", 1, 1, { subresource: "status" }).errors).toEqual([]);
+    expect(brief(validate(set, "Thing", 1, 1, { subresource: "scale" }).errors)).toEqual([
+      "InternalError <nil>: no validation found for *v1.Thing, subresource: /scale",
+    ]);
   });
 });

@@ -172,18 +172,23 @@ describe("type resolution", () => {
   it.each([
     {
       name: "a field of an outside type without +k8s:opaqueType gets a lint warning",
-      field: 'Port intstr.IntOrString `json:"port"`',
+      field: 'Port ext.Port `json:"port"`',
       warnings: 1,
     },
     {
       name: "+k8s:opaqueType says it is intended",
-      field: '// +k8s:opaqueType\n\tPort intstr.IntOrString `json:"port"`',
+      field: '// +k8s:opaqueType\n\tPort ext.Port `json:"port"`',
+      warnings: 0,
+    },
+    {
+      name: "types of k8s.io/apimachinery are opaque without a warning",
+      field: 'Port intstr.IntOrString `json:"port"`',
       warnings: 0,
     },
   ])("$name", async ({ field, warnings }) => {
     // Prepare
     const set = await loadApi(`${kind("Thing", "Spec")}type Spec struct {\n\t${field}\n}\n`, {
-      header: 'import "k8s.io/apimachinery/pkg/util/intstr"\n',
+      header: 'import (\n\t"example.org/ext"\n\t"k8s.io/apimachinery/pkg/util/intstr"\n)\n',
     });
     // Act
     const v = validate(set, "Thing", { port: { any: ["json"] } });
@@ -193,14 +198,14 @@ describe("type resolution", () => {
     expect(texts.filter((t) => t.includes("outside the bundle"))).toHaveLength(warnings);
   });
 
-  it("does not warn about metav1.TypeMeta and ObjectMeta from k8s.io/apimachinery", async () => {
+  it("covers kinds that embed metav1.TypeMeta from k8s.io/apimachinery", async () => {
     const { loadBundle } = await import("#lib");
     const set = await loadBundle([
       { path: "api/v1/doc.go", content: "// +groupName=t.example.com\npackage v1\n" },
       {
         path: "api/v1/types.go",
         content:
-          'package v1\n\nimport metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"\n\ntype Thing struct {\n\tmetav1.TypeMeta `json:",inline"`\n\tmetav1.ObjectMeta `json:"metadata,omitempty"`\n\t// +k8s:minimum=1\n\tSize int32 `json:"size"`\n}\n',
+          'package v1\n\nimport metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"\n\ntype Thing struct {\n\tmetav1.TypeMeta `json:",inline"`\n\tmetav1.ObjectMeta `json:"metadata,omitempty"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tSize int32 `json:"size"`\n}\n',
       },
     ]);
     expect(failureTexts(set.failures)).toEqual([]);
