@@ -588,7 +588,7 @@ export class Compiler {
       if (decl !== undefined) acc.validators.push(V.withLevel(decl.level, V.unique(scope.sem, decl.rule)));
     }
     for (const tag of tags) this.compileTag(tag, scope, acc, "standard", IDENTITY, false);
-    return acc.finish(this, scope);
+    return acc.finish(scope);
   }
 
   /**
@@ -831,7 +831,7 @@ export class Compiler {
         if (pn === "update" && kind === "list" && scope.sem?.kind !== "map")
           this.problem(scope, tag, "+k8s:eachVal=+k8s:update on a list needs listType=map or unique=map");
         this.compileTag(p, sub, inner, "standard", IDENTITY, true, rule);
-        const res = inner.finish(this, sub);
+        const res = inner.finish(sub);
         if (res.groups.length > 0)
           this.problem(scope, tag, "item and subfield rules cannot be used inside eachVal/eachKey");
         if (res.list.sc.length + res.list.rest.length === 0) return;
@@ -1018,7 +1018,7 @@ export class Compiler {
     };
     const innerAcc = new ScopeAcc();
     this.compileTag(p, sub, innerAcc, "standard", IDENTITY, true, outerRule);
-    const res = innerAcc.finish(this, sub);
+    const res = innerAcc.finish(sub);
     acc.groups.push(V.groupWithLevel(level, V.itemGroup(sem, matches, res.list, res.groups)));
   }
 
@@ -1095,7 +1095,7 @@ export class Compiler {
     if (subBase.t === "slice") sub.sem = this.listSem(this.listMeta([], sub), subBase.elem, sub);
     const innerAcc = new ScopeAcc();
     this.compileTag(p, sub, innerAcc, "standard", wrap, true, outerRule);
-    const res = innerAcc.finish(this, sub);
+    const res = innerAcc.finish(sub);
     acc.groups.push(V.groupWithLevel(level, V.subfieldGroup(f, guards, res.list, res.groups)));
   }
 }
@@ -1121,7 +1121,7 @@ class ScopeAcc {
     this.listUnions.set(key, u);
   }
 
-  finish(_c: Compiler, scope: Scope): ScopeResult {
+  finish(scope: Scope): ScopeResult {
     const validators = [...this.validators];
     if (this.updates.length > 0)
       validators.push(V.update(scope.t, this.updates, scope.sem, this.updateRule ?? "+k8s:update"));
@@ -1340,7 +1340,7 @@ class StructWide {
             levels.push(level);
             this.c.compileTag(tag, { ...scope }, acc, level, IDENTITY, true, entry.rule);
           }
-          const res = acc.finish(this.c, scope);
+          const res = acc.finish(scope);
           rules.set(value, { list: res.list, groups: res.groups });
         }
         out.push(V.modeMember({ discriminator: disc, member, rules, defaultLevel: levelOf(levels), rule: firstRule }));

@@ -204,6 +204,7 @@ export class Universe {
     const decl = pkg.types.get(name);
     if (decl !== undefined) return this.declType(pkg, decl, aliasDepth);
     if (name === "any" || name === "error") return { t: "interface" };
+    if (name === "complex64" || name === "complex128") return { t: "unsupported", what: name };
     const basic = BASIC[name];
     if (basic !== undefined)
       return { t: "basic", name: name === "byte" ? "uint8" : name === "rune" ? "int32" : name, ...basic };
