@@ -1,0 +1,171 @@
+/**
+ * `tollgate audit [flags] <source>...`: its flags, defaults and help, resolved into a frozen
+ * {@link ResolvedAuditConfig}. Registered by args.ts (the CLI's one argv parser); kept in its own file so the
+ * auditor's flags grow without touching the other commands.
+ *
+ * Precedence, highest first: flag, then environment variable, then built-in default.
+ *
+ * | variable              | flag          | default    |
+ * |-----------------------|---------------|------------|
+ * | TOLLGATE_BUNDLE       | --bundle      | (required) |
+ * | TOLLGATE_AUDIT_OUT    | --out         | ./reports  |
+ * | TOLLGATE_FAIL_ON      | --fail-on     | violation  |
+ * | TOLLGATE_CONCURRENCY  | --concurrency | 8          |
+ * | TOLLGATE_OWNER_LABELS | --owner-labels| owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
+ */
+import { type Command, Option } from "commander";
+import { DEFAULT_OWNER_LABELS, type FailOn } from "../model.js";
+import { REPORT_FORMATS } from "../report/index.js";
+
+const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
+const DEFAULT_CONCURRENCY = 8;
+
+export interface ResolvedAuditConfig {
+  bundle: string;
+  sources: readonly string[];
+  /** Report prefix: a folder (default `./reports`). */
+  out: string;
+  /** Report formats to write (all by default); see audit/report/index.ts. */
+  formats: readonly string[];
+  previous?: string;
+  /** A report.json to compare with; default: the latest run at `out`. */
+  compareWith?: string;
+  policiesFromInput: boolean;
+  failOn: FailOn;
+  concurrency: number;
+  ownerLabels: readonly string[];
+  toolVersion: string;
+}
+
+/** A usage problem of `tollgate audit`; args.ts turns it into a usage error (exit 2). */
+export class AuditUsageProblem extends Error {
+  override readonly name = "AuditUsageProblem";
+}
+
+export const AUDIT_HELP_FOOTER = `
+Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
+trees (a Git checkout: every *.yaml, *.yml and *.json; .git and node_modules left out; documents that are not
+Kubernetes objects are counted as skipped), and .tar/.tar.gz/.tgz archives (git archive output). Every document
+gives exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
+
+Reports go to <out>/<UTC start time>/ (20261122T021500Z): report.json (its JSON Schema: audit/report/report.schema.json),
+summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, findings.csv, fielderrors.ndjson,
+report.html; then index.json (files and digests), then <out>/latest.json. Findings are compared with the latest
+run at <out> (or --compare-with): new, resolved, persisting; each keeps the time it was first seen.
+
+With --previous, each object is paired with its previous version (by uid, else apiVersion/kind/namespace/name) and
+validated as an UPDATE: violations on values the change kept are "grandfathered" (an unchanged update would be
+admitted), the others "blocking".
+
+Exit codes:
+  0  no finding reaches --fail-on
+  1  a finding does (input errors and error-severity policy failures count as violations)
+  2  usage or configuration error
+  3  internal or storage error
+
+Examples:
+  tollgate audit --bundle examples/policies --fail-on never examples/export   (npm start)
+  kubectl get -A -o json crd,widgets > export.json && tollgate audit --bundle ./policies export.json
+  tollgate audit --bundle ./policies --policies-from-input --previous yesterday.json today.json
+  tollgate audit --bundle ./policies --format sarif,junit --out ci-reports .
+`;
+
+/** Adds the audit command to the program; `onParsed` receives the resolved configuration. */
+export function defineAuditCommand(
+  program: Command,
+  env: Readonly<Record<string, string | undefined>>,
+  version: string,
+  onParsed: (config: Readonly<ResolvedAuditConfig>) => void,
+): void {
+  const bundle = new Option("-b, --bundle <path>", "policy bundle: a folder or a single file (env TOLLGATE_BUNDLE)");
+  if (nonEmpty(env.TOLLGATE_BUNDLE) !== undefined) bundle.default(env.TOLLGATE_BUNDLE, "$TOLLGATE_BUNDLE");
+  program
+    .command("audit")
+    .summary("audit exports, Git snapshots and archives in bulk, and write reports")
+    .description("Validate every object of the sources against a policy bundle and write reports for people and CI.")
+    .argument("<sources...>", "files, folders and .tar/.tar.gz archives")
+    .addOption(bundle)
+    .option("--out <folder>", "where run folders are written (env TOLLGATE_AUDIT_OUT)", env.TOLLGATE_AUDIT_OUT)
+    .option("--format <formats>", `report formats, comma-separated: ${REPORT_FORMATS.join(",")} (default: all)`)
+    .option("--previous <source>", "the earlier snapshot: validate each object as an UPDATE of its previous version")
+    .option("--compare-with <report.json>", "compare with this report (default: the latest run under --out)")
+    .option("--policies-from-input", "also take CRDs and KubeVirt Templates from the sources (the bundle wins)")
+    .option("--fail-on <level>", "violation, warning or never (env TOLLGATE_FAIL_ON; default violation)")
+    .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
+    .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
+    .addHelpText("after", AUDIT_HELP_FOOTER)
+    .action((sources: string[], opts: Record<string, unknown>) => {
+      onParsed(resolveAudit(sources, opts, env, version));
+    });
+}
+
+function resolveAudit(
+  sources: readonly string[],
+  opts: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  version: string,
+): Readonly<ResolvedAuditConfig> {
+  const bundle = typeof opts.bundle === "string" && opts.bundle !== "" ? opts.bundle : undefined;
+  if (bundle === undefined) throw new AuditUsageProblem("--bundle <path> is required (or set TOLLGATE_BUNDLE)");
+  const failOnRaw = str(opts.failOn) ?? nonEmpty(env.TOLLGATE_FAIL_ON) ?? "violation";
+  if (!(FAIL_ON as readonly string[]).includes(failOnRaw)) {
+    throw new AuditUsageProblem(`--fail-on must be one of ${FAIL_ON.join(", ")}, not ${JSON.stringify(failOnRaw)}`);
+  }
+  const concurrencyRaw = str(opts.concurrency) ?? nonEmpty(env.TOLLGATE_CONCURRENCY);
+  let concurrency = DEFAULT_CONCURRENCY;
+  if (concurrencyRaw !== undefined) {
+    if (!/^[1-9][0-9]{0,3}$/.test(concurrencyRaw)) {
+      throw new AuditUsageProblem(
+        `--concurrency must be an integer from 1 to 9999, not ${JSON.stringify(concurrencyRaw)}`,
+      );
+    }
+    concurrency = Number(concurrencyRaw);
+  }
+  let formats: readonly string[] = REPORT_FORMATS;
+  const formatRaw = str(opts.format);
+  if (formatRaw !== undefined) {
+    const list = formatRaw
+      .split(",")
+      .map((f) => f.trim())
+      .filter((f) => f !== "");
+    const unknown = list.filter((f) => !REPORT_FORMATS.includes(f));
+    if (list.length === 0 || unknown.length > 0) {
+      throw new AuditUsageProblem(
+        `--format takes a comma-separated list of ${REPORT_FORMATS.join(", ")}; unknown: ${JSON.stringify(unknown.join(",") || formatRaw)}`,
+      );
+    }
+    formats = REPORT_FORMATS.filter((f) => list.includes(f));
+  }
+  const ownerRaw = str(opts.ownerLabels) ?? nonEmpty(env.TOLLGATE_OWNER_LABELS);
+  const ownerLabels =
+    ownerRaw === undefined
+      ? DEFAULT_OWNER_LABELS
+      : ownerRaw
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "");
+  const config: ResolvedAuditConfig = {
+    bundle,
+    sources: Object.freeze([...sources]),
+    out: str(opts.out) ?? "reports",
+    formats: Object.freeze([...formats]),
+    policiesFromInput: opts.policiesFromInput === true,
+    failOn: failOnRaw as FailOn,
+    concurrency,
+    ownerLabels: Object.freeze([...ownerLabels]),
+    toolVersion: version,
+  };
+  const previous = str(opts.previous);
+  if (previous !== undefined) config.previous = previous;
+  const compareWith = str(opts.compareWith);
+  if (compareWith !== undefined) config.compareWith = compareWith;
+  return Object.freeze(config);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === "" ? undefined : v;
+}

@@ -1,0 +1,110 @@
+/**
+ * `tollgate audit`: open the sources, load the policies (with `--policies-from-input`, also from the sources), run
+ * the audit, compare with the previous run, write the reports, print a summary. See `tollgate audit --help`.
+ */
+import { join } from "node:path";
+import type { AuditConfig, AuditProgress } from "../../run.js";
+import type { ResolvedAuditConfig } from "../audit-args.js";
+import type { CommandIo, CommandOutcome } from "../io.js";
+
+export interface AuditIo extends CommandIo {
+  /** Whether standard error is a terminal: only then is a progress line drawn (never in CI logs). */
+  isTty: boolean;
+}
+
+export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io: AuditIo): Promise<CommandOutcome> {
+  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }, { renderReports }, sink, model] =
+    await Promise.all([
+      import("../../sources/index.js"),
+      import("../../policies.js"),
+      import("../../run.js"),
+      import("../../report/index.js"),
+      import("../../sink.js"),
+      import("../../model.js"),
+    ]);
+  const sources = await Promise.all(config.sources.map((s) => openSource(s, DEFAULT_SOURCE_OPTIONS)));
+  const previous =
+    config.previous === undefined ? undefined : await openSource(config.previous, DEFAULT_SOURCE_OPTIONS);
+  const { policySet, policiesFromInput } = await loadPolicies(
+    config.bundle,
+    config.policiesFromInput ? sources : undefined,
+  );
+  const compareWith =
+    config.compareWith === undefined
+      ? await sink.readLatestReport(config.out)
+      : await sink.readReportFile(config.compareWith);
+  if (config.compareWith !== undefined && compareWith === undefined) {
+    const { ConfigError } = await import("#lib");
+    throw new ConfigError(`--compare-with ${JSON.stringify(config.compareWith)} does not exist`);
+  }
+
+  const progress = io.isTty ? createProgress(io) : undefined;
+  const auditConfig: AuditConfig = {
+    sources,
+    bundle: config.bundle,
+    concurrency: config.concurrency,
+    failOn: config.failOn,
+    ownerLabels: config.ownerLabels,
+    policiesFromInput,
+    toolVersion: config.toolVersion,
+  };
+  if (previous !== undefined) auditConfig.previous = previous;
+  if (compareWith !== undefined) auditConfig.compareWith = compareWith;
+  if (progress !== undefined) auditConfig.onProgress = progress.update;
+  const run = await runAudit(auditConfig, policySet);
+  progress?.clear();
+
+  const files = renderReports(run, config.formats);
+  const written = await sink.writeRun(config.out, run, files);
+
+  const s = run.summary;
+  const lines = [
+    `tollgate audit ${run.runId}: ${plural(s.documents, "document")} from ${config.sources.join(" ")} against ${config.bundle} (${plural(run.bundle.kinds, "kind")}${policiesFromInput > 0 ? `, ${plural(policiesFromInput, "policy", "policies")} from the input` : ""})`,
+    `  objects: ${s.valid} valid, ${s.invalid} invalid, ${s.skippedUncovered} skipped (no policy for the kind), ${s.skippedNotKubernetes} not Kubernetes objects, ${plural(s.inputErrors, "input error")}`,
+    `  findings: ${plural(s.findings.violation, "violation")}${s.grandfathered + s.blocking > 0 ? ` (${s.blocking} blocking, ${s.grandfathered} grandfathered)` : ""}, ${plural(s.findings.warning, "warning")}, ${s.findings.shadow} shadowed, ${plural(s.findings["template-annotation-failure"], "template annotation failure")}, ${plural(s.findings["policy-failure"], "policy failure")}`,
+  ];
+  const uncovered = Object.entries(s.skippedByKind).sort((a, b) => b[1] - a[1]);
+  if (uncovered.length > 0) {
+    lines.push(
+      `  skipped kinds: ${uncovered
+        .slice(0, 5)
+        .map(([k, n]) => `${k} (${n})`)
+        .join(", ")}${uncovered.length > 5 ? `, and ${uncovered.length - 5} more` : ""}`,
+    );
+  }
+  if (run.comparison !== undefined) {
+    const c = run.comparison;
+    lines.push(
+      `  since ${c.previousRunId}: ${c.newFindings} new, ${c.resolvedFindings} resolved, ${c.persistingFindings} persisting`,
+    );
+  }
+  lines.push(
+    `Reports: ${written.folder}${written.folder.endsWith("/") ? "" : "/"} (${files.map((f) => f.name).join(", ")})`,
+  );
+  if (files.some((f) => f.name === "report.html")) lines.push(`HTML report: ${join(written.folder, "report.html")}`);
+  io.stdout(`${lines.join("\n")}\n`);
+
+  return run.findings.some((f) => model.reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+}
+
+/** A progress line on standard error, redrawn at most every 100 ms: documents, objects/s. */
+function createProgress(io: AuditIo): { update: (p: AuditProgress) => void; clear: () => void } {
+  let last = 0;
+  let drawn = false;
+  return {
+    update(p) {
+      if (p.elapsedMs - last < 100) return;
+      last = p.elapsedMs;
+      drawn = true;
+      const rate = p.elapsedMs > 0 ? Math.round((p.documents * 1000) / p.elapsedMs) : 0;
+      io.stderr(`\r\u001b[2Kauditing: ${p.documents} documents, ${p.units} files, ${rate} documents/s`);
+    },
+    clear() {
+      if (drawn) io.stderr("\r\u001b[2K");
+    },
+  };
+}
+
+function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}

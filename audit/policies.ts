@@ -1,0 +1,129 @@
+/**
+ * The policy set of a run: the `--bundle`, plus with `--policies-from-input` the policy documents of the audited
+ * input itself (a cluster export holds its CRDs and KubeVirt Templates: audit a cluster against its own schemas).
+ *
+ * Only CRDs (`apiextensions.k8s.io` `CustomResourceDefinition`) and Templates (`template.openshift.io/v1`
+ * `Template`) are taken from the input. The bundle wins for a kind it defines (a CRD's group and kind) or a Template
+ * it holds (namespace and name); the input adds the others. Input documents with identical content are one policy,
+ * not duplicates (an export and a Git checkout of the same CRD); different documents for the same kind are a policy
+ * failure, as in a bundle.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { type BundleFile, ConfigError, loadBundle, type PolicySet, parseDocuments, unwrapList } from "#lib";
+import { locationText } from "./model.js";
+import type { Source, SourceDoc } from "./sources/index.js";
+
+/** Files a bundle folder is made of (as lib/bundle reads them). */
+const BUNDLE_FILE = /\.(ya?ml|json|go)$|^go\.mod$/i;
+
+export interface LoadedPolicies {
+  policySet: PolicySet;
+  /** Policy documents taken from the input (after the bundle won and identical ones merged). */
+  policiesFromInput: number;
+}
+
+/**
+ * Loads the bundle; with `sources`, adds the input's policy documents the bundle lacks.
+ *
+ * @throws ConfigError when the bundle path does not exist (or is an S3 location: not supported yet)
+ */
+export async function loadPolicies(bundle: string, inputSources?: readonly Source[]): Promise<LoadedPolicies> {
+  if (/^s3:\/\//i.test(bundle)) throw new ConfigError(`S3 bundles are not supported by tollgate audit yet: ${bundle}`);
+  let isDir: boolean;
+  try {
+    isDir = (await stat(bundle)).isDirectory();
+  } catch (err) {
+    throw new ConfigError(`bundle path ${JSON.stringify(bundle)} does not exist`, { cause: err });
+  }
+  if (inputSources === undefined) return { policySet: await loadBundle(bundle), policiesFromInput: 0 };
+
+  const files = isDir ? await readBundleFolder(bundle) : [{ path: baseName(bundle), content: await readText(bundle) }];
+  const defined = new Set<string>();
+  for (const f of files) {
+    if (!/\.(ya?ml|json)$/i.test(f.path)) continue;
+    for (const doc of parseDocuments(f.content)) {
+      for (const obj of unwrapList(doc.object) ?? [doc.object]) {
+        const key = policyKey(obj);
+        if (key !== undefined) defined.add(key);
+      }
+    }
+  }
+
+  const added = new Map<string, BundleFile>();
+  for (const source of inputSources) {
+    for await (const unit of source.units()) {
+      for (const doc of await unit.read()) {
+        const key = doc.kind === "object" ? policyKey(doc.object) : undefined;
+        if (key === undefined || defined.has(key)) continue;
+        const content = stableJson((doc as SourceDoc & { kind: "object" }).object);
+        if (added.has(content)) continue;
+        added.set(content, { path: `input/${locationText(doc.location).replace(/:\d+$/, "")}.json`, content });
+      }
+    }
+  }
+  const policySet = await loadBundle([...files, ...added.values()]);
+  return { policySet, policiesFromInput: added.size };
+}
+
+/** `crd:<group>/<kind>` or `template:<namespace>/<name>` for a policy document; undefined for anything else. */
+function policyKey(obj: unknown): string | undefined {
+  if (typeof obj !== "object" || obj === null) return undefined;
+  const o = obj as Record<string, unknown>;
+  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : "";
+  const meta = (typeof o.metadata === "object" && o.metadata !== null ? o.metadata : {}) as Record<string, unknown>;
+  if (o.kind === "CustomResourceDefinition" && apiVersion.startsWith("apiextensions.k8s.io/")) {
+    const spec = (typeof o.spec === "object" && o.spec !== null ? o.spec : {}) as Record<string, unknown>;
+    const names = (typeof spec.names === "object" && spec.names !== null ? spec.names : {}) as Record<string, unknown>;
+    return `crd:${String(spec.group)}/${String(names.kind)}`;
+  }
+  if (o.kind === "Template" && apiVersion === "template.openshift.io/v1") {
+    return `template:${String(meta.namespace ?? "")}/${String(meta.name ?? "")}`;
+  }
+  return undefined;
+}
+
+/** JSON with sorted keys; int64 values decoded as bigint keep every digit. */
+export function stableJson(v: unknown): string {
+  if (typeof v === "bigint") return v.toString();
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+    .join(",")}}`;
+}
+
+async function readBundleFolder(root: string): Promise<BundleFile[]> {
+  const out: BundleFile[] = [];
+  async function walk(dir: string): Promise<void> {
+    const entries: Dirent[] = await readdir(dir, { withFileTypes: true });
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name === "node_modules" || e.name.startsWith(".")) continue;
+        await walk(p);
+      } else if (e.isFile() && BUNDLE_FILE.test(e.name)) {
+        const rel = relative(root, p);
+        out.push({ path: sep === "/" ? rel : rel.split(sep).join("/"), content: await readText(p) });
+      }
+    }
+  }
+  await walk(root);
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`bundle file ${JSON.stringify(path)} cannot be read`, { cause: err });
+  }
+}
+
+function baseName(path: string): string {
+  const parts = path.split(/[/\\]/);
+  return parts[parts.length - 1] ?? path;
+}

@@ -1,0 +1,69 @@
+/**
+ * fielderrors.ndjson: for each object, the `status.fieldErrors` of ../shared/spec/field-errors-in-status-convention.txt
+ * as an RFC 6902 JSON patch a controller can apply to the object's status subresource. One line per covered object
+ * with error-level findings (violations, template annotation failures), and one per valid object that still carries
+ * `status.fieldErrors` (the patch removes them). Entries carry `type`, `field`, `detail` (the API server's message)
+ * and `origin` (`tollgate/<family>/<policy>`), as `ErrorDetails` in the convention.
+ */
+import type { AuditRun, Finding, ObjectRecord } from "../model.js";
+import type { ReportWriter } from "./types.js";
+
+function isError(f: Finding): boolean {
+  return f.severity === "violation" || f.severity === "template-annotation-failure";
+}
+
+export const fieldErrorsWriter: ReportWriter = {
+  name: "fielderrors",
+  render(run: AuditRun) {
+    const byKey = new Map<string, Finding[]>();
+    for (const f of run.findings) {
+      if (!isError(f) || f.object === undefined || f.location === undefined) continue;
+      const key = recordKey(f.location, f.object.name);
+      const list = byKey.get(key);
+      if (list === undefined) byKey.set(key, [f]);
+      else list.push(f);
+    }
+    const lines: string[] = [];
+    for (const o of run.objects) {
+      if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) continue;
+      const found = byKey.get(recordKey(o.location, o.object.name)) ?? [];
+      const patch = patchOf(o, found);
+      if (patch === undefined) continue;
+      const line: Record<string, unknown> = { apiVersion: o.object.apiVersion, kind: o.object.kind };
+      if (o.object.namespace !== undefined) line.namespace = o.object.namespace;
+      line.name = o.object.name;
+      if (o.object.uid !== undefined) line.uid = o.object.uid;
+      line.subresource = "status";
+      line.patch = patch;
+      lines.push(JSON.stringify(line));
+    }
+    return [
+      {
+        name: "fielderrors.ndjson",
+        content: lines.length === 0 ? "" : `${lines.join("\n")}\n`,
+        contentType: "application/x-ndjson",
+      },
+    ];
+  },
+};
+
+function recordKey(l: ObjectRecord["location"], name: string): string {
+  return `${l.file}\0${l.entry ?? ""}\0${l.document ?? ""}\0${l.item ?? ""}\0${name}`;
+}
+
+function patchOf(o: ObjectRecord, found: Finding[]): Record<string, unknown>[] | undefined {
+  if (found.length === 0) {
+    return o.hasFieldErrors === true ? [{ op: "remove", path: "/status/fieldErrors" }] : undefined;
+  }
+  const value = found.map((f) => {
+    const e: Record<string, string> = { type: f.type ?? "FieldValueInvalid" };
+    if (f.field !== undefined && f.field !== "<nil>") e.field = f.field;
+    e.detail = f.message;
+    e.origin = `tollgate/${f.rule.family}${f.rule.policy === undefined ? "" : `/${f.rule.policy}`}`;
+    return e;
+  });
+  // "add" on an existing member replaces it (RFC 6902 4.1); without a status, the status is added whole.
+  return o.hasStatus === true
+    ? [{ op: "add", path: "/status/fieldErrors", value }]
+    : [{ op: "add", path: "/status", value: { fieldErrors: value } }];
+}

@@ -1,0 +1,142 @@
+/**
+ * policyreport.yaml (wg-policy `PolicyReport`/`ClusterPolicyReport`, wgpolicyk8s.io/v1alpha2) and openreports.yaml
+ * (`Report`/`ClusterReport`, openreports.io/v1alpha1, the wg-policy API's successor with the same result shape):
+ * one namespaced report per namespace with findings, one cluster report for cluster-scoped objects and for policy
+ * failures and input errors (which belong to no object). `summary` counts results, plus the valid covered objects as
+ * `pass` (they get no result entry, so the reports stay small).
+ */
+import { stringify } from "yaml";
+import type { AuditRun, Finding, FindingSeverity } from "../model.js";
+import type { ReportWriter } from "./types.js";
+
+type Result = "pass" | "fail" | "warn" | "error" | "skip";
+
+const RESULT: Record<FindingSeverity, Result> = {
+  violation: "fail",
+  "template-annotation-failure": "fail",
+  warning: "warn",
+  shadow: "skip",
+  "policy-failure": "error",
+  "input-error": "error",
+};
+
+const SEVERITY: Record<FindingSeverity, string> = {
+  violation: "high",
+  "template-annotation-failure": "high",
+  "policy-failure": "high",
+  "input-error": "medium",
+  warning: "medium",
+  shadow: "info",
+};
+
+interface Flavour {
+  apiVersion: string;
+  namespaced: string;
+  cluster: string;
+  file: string;
+  name: string;
+}
+
+const WG_POLICY: Flavour = {
+  apiVersion: "wgpolicyk8s.io/v1alpha2",
+  namespaced: "PolicyReport",
+  cluster: "ClusterPolicyReport",
+  file: "policyreport.yaml",
+  name: "policyreport",
+};
+
+const OPEN_REPORTS: Flavour = {
+  apiVersion: "openreports.io/v1alpha1",
+  namespaced: "Report",
+  cluster: "ClusterReport",
+  file: "openreports.yaml",
+  name: "openreports",
+};
+
+function resultOf(f: Finding, seconds: number): Record<string, unknown> {
+  const r: Record<string, unknown> = {
+    source: "tollgate",
+    policy: f.severity === "input-error" ? "input" : `${f.rule.family}/${f.rule.policy ?? "bundle"}`,
+    result: f.severity === "policy-failure" && f.type === "warning" ? "warn" : RESULT[f.severity],
+    severity: SEVERITY[f.severity],
+    category: f.severity,
+    scored: f.severity !== "shadow",
+    message: f.field === undefined ? f.message : `${f.field}: ${f.message}`,
+    timestamp: { seconds, nanos: 0 },
+  };
+  if (f.rule.rule !== undefined) r.rule = f.rule.rule;
+  if (f.object !== undefined) {
+    const o = f.object;
+    const ref: Record<string, string> = { apiVersion: o.apiVersion, kind: o.kind, name: o.name };
+    if (o.namespace !== undefined) ref.namespace = o.namespace;
+    if (o.uid !== undefined) ref.uid = o.uid;
+    r.resources = [ref];
+  }
+  const props: Record<string, string> = { findingId: f.id, firstSeen: f.firstSeen };
+  if (f.field !== undefined) props.field = f.field;
+  if (f.ratchet !== undefined) props.ratchet = f.ratchet;
+  if (f.owner !== undefined) props.owner = f.owner;
+  if (f.location !== undefined) props.location = locationOf(f);
+  r.properties = props;
+  return r;
+}
+
+function locationOf(f: Finding): string {
+  const l = f.location!;
+  const file = l.entry === undefined ? l.file : `${l.file}!${l.entry}`;
+  return l.line === undefined ? file : `${file}:${l.line}`;
+}
+
+function render(run: AuditRun, flavour: Flavour): string {
+  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
+  const groups = new Map<string, Finding[]>(); // "" = cluster
+  const pass = new Map<string, number>();
+  for (const o of run.objects) {
+    if (o.outcome !== "valid" || o.findings > 0) continue;
+    const ns = o.object?.namespace ?? "";
+    pass.set(ns, (pass.get(ns) ?? 0) + 1);
+  }
+  for (const f of run.findings) {
+    const ns = f.object?.namespace ?? "";
+    const list = groups.get(ns);
+    if (list === undefined) groups.set(ns, [f]);
+    else list.push(f);
+  }
+  for (const ns of pass.keys()) if (!groups.has(ns)) groups.set(ns, []);
+  const namespaces = [...groups.keys()].sort();
+  const docs: string[] = [];
+  for (const ns of namespaces) {
+    const results = groups.get(ns)!.map((f) => resultOf(f, seconds));
+    const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
+    for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
+    const metadata: Record<string, unknown> = {
+      name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
+      labels: { "app.kubernetes.io/managed-by": "tollgate" },
+      annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
+    };
+    if (ns !== "") metadata.namespace = ns;
+    const doc: Record<string, unknown> = {
+      apiVersion: flavour.apiVersion,
+      kind: ns === "" ? flavour.cluster : flavour.namespaced,
+      metadata,
+      summary,
+      results,
+    };
+    docs.push(stringify(doc, { lineWidth: 0 }));
+  }
+  return docs.join("---\n");
+}
+
+export const policyReportWriter: ReportWriter = {
+  name: WG_POLICY.name,
+  render(run) {
+    return [{ name: WG_POLICY.file, content: render(run, WG_POLICY), contentType: "application/yaml" }];
+  },
+};
+
+export const openReportsWriter: ReportWriter = {
+  name: OPEN_REPORTS.name,
+  render(run) {
+    return [{ name: OPEN_REPORTS.file, content: render(run, OPEN_REPORTS), contentType: "application/yaml" }];
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * A file's text → documents, with lib's bounded decoder (`parseDocuments`) and kubectl's `kind: List` unwrapping
+ * (`unwrapList`): the only way the auditor turns input text into objects (never a plain JSON.parse).
+ */
+import { parseDocuments, unwrapList } from "#lib";
+import type { KubeObject, Location } from "../model.js";
+import type { SourceDoc } from "./types.js";
+
+export interface DecodeOptions {
+  /**
+   * What a mapping without apiVersion or kind is: `skip` in folder trees and archives (a Git checkout holds CI
+   * files and Helm values), `error` for a file named on the command line.
+   */
+  nonKubernetes: "skip" | "error";
+  /** The largest JSON document: a `kubectl get -A -o json` List is one document. */
+  maxJsonBytes: number;
+}
+
+/** YAML documents keep lib's per-document bound (8 MiB); a JSON List export is one document and may be large. */
+export function decodeText(text: string, base: Location, options: DecodeOptions): SourceDoc[] {
+  const json = /^\s*[{[]/.test(text.slice(0, 4096).replace(/^\uFEFF/, ""));
+  const parseOptions = json
+    ? // About one value per 8 bytes at most: a bound on nodes that grows with the allowed size.
+      { maxBytes: options.maxJsonBytes, maxNodes: Math.max(2_000_000, Math.ceil(options.maxJsonBytes / 4)) }
+    : undefined;
+  const out: SourceDoc[] = [];
+  for (const doc of parseDocuments(text, parseOptions)) {
+    const location: Location = { ...base, document: doc.document, line: doc.line };
+    if (doc.error !== undefined) {
+      out.push({ kind: "error", location, error: doc.error });
+      continue;
+    }
+    const items = unwrapList(doc.object);
+    if (items === undefined) {
+      out.push(toDoc(doc.object, location, options));
+      continue;
+    }
+    for (let i = 0; i < items.length; i++) out.push(toDoc(items[i], { ...location, item: i }, options));
+  }
+  return out;
+}
+
+function toDoc(obj: unknown, location: Location, options: DecodeOptions): SourceDoc {
+  const prefix = `document ${location.document ?? 0} (line ${location.line ?? 1}): ${
+    location.item === undefined ? "" : `item ${location.item}: `
+  }`;
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
+    return { kind: "error", location, error: `${prefix}expected a Kubernetes object (a mapping)` };
+  }
+  const o = obj as Record<string, unknown>;
+  const hasKind = typeof o.kind === "string" && o.kind !== "";
+  const hasApiVersion = typeof o.apiVersion === "string" && o.apiVersion !== "";
+  if (hasKind && hasApiVersion) return { kind: "object", location, object: o as KubeObject };
+  if (options.nonKubernetes === "skip") return { kind: "not-kubernetes", location };
+  // apimachinery's wording for an object without type information.
+  return {
+    kind: "error",
+    location,
+    error: `${prefix}${hasKind ? "Object 'apiVersion' is missing" : "Object 'Kind' is missing"}`,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * What every source gives the runner: units (a file, an archive member, an S3 object) that read into documents.
+ * A unit is read when the runner gets to it (bounded by `--concurrency`), so a source never holds more than the
+ * units in flight; each unit gives exactly one {@link SourceDoc} per document (one per `kind: List` item).
+ */
+import type { KubeObject, Location } from "../model.js";
+
+export type SourceDoc =
+  | { kind: "object"; location: Location; object: KubeObject }
+  /** A mapping without apiVersion or kind in a folder tree or an archive (a CI file, Helm values): skipped. */
+  | { kind: "not-kubernetes"; location: Location }
+  /** A document, file or archive member that cannot be used: its text says what is wrong. */
+  | { kind: "error"; location: Location; error: string };
+
+export interface SourceUnit {
+  /** The file (or `archive!member`, or the S3 key) for messages. */
+  name: string;
+  read(): Promise<SourceDoc[]>;
+}
+
+export interface Source {
+  /** As given on the command line. */
+  spec: string;
+  kind: "file" | "folder" | "archive" | "s3";
+  units(): AsyncIterable<SourceUnit>;
+}
+
+/** Bounds and behaviour of the sources. */
+export interface SourceOptions {
+  /** Largest file, archive member or S3 object read. Default 512 MiB. */
+  maxFileBytes: number;
+  /** Largest archive file, and largest uncompressed tar stream. Default 1 GiB. */
+  maxArchiveBytes: number;
+  /** Most members in one archive. Default 1,000,000. */
+  maxArchiveEntries: number;
+}
+
+export const DEFAULT_SOURCE_OPTIONS: Readonly<SourceOptions> = Object.freeze({
+  maxFileBytes: 512 * 1024 * 1024,
+  maxArchiveBytes: 1024 * 1024 * 1024,
+  maxArchiveEntries: 1_000_000,
+});
+
+/** File names read from folder trees and archives. */
+export const DOCUMENT_FILE = /\.(ya?ml|json)$/i;

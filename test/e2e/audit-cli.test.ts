@@ -1,0 +1,144 @@
+/**
+ * `tollgate audit` as a black box: spawn `node audit/cli/bin.js` (what `npx tollgate` runs) and check exit codes,
+ * standard output and the files of the run folder.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BUNDLE = "test/fixtures/audit/bundle";
+const CURRENT = "test/fixtures/audit/snapshots/current.yaml";
+const PREVIOUS = "test/fixtures/audit/snapshots/previous.yaml";
+const scratch = mkdtempSync(join(tmpdir(), "tollgate-audit-e2e-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function tollgate(args: readonly string[]): Promise<Run> {
+  return new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, ["audit/cli/bin.js", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Replaces the run id and the scratch folder, the only things that vary. */
+function normalise(text: string): string {
+  return text.replaceAll(scratch, "<out>").replace(/\d{8}T\d{6}Z/g, "<run>");
+}
+
+describe("tollgate audit", () => {
+  it("writes the full report set, index.json and latest.json, and exits 1 on violations", async () => {
+    // Prepare
+    const out = join(scratch, "full");
+    // Act
+    const r = await tollgate(["audit", "--bundle", BUNDLE, "--out", out, "--previous", PREVIOUS, CURRENT]);
+    // Assess
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(normalise(r.stdout)).toBe(
+      [
+        `tollgate audit <run>: 10 documents from ${CURRENT} against ${BUNDLE} (5 kinds)`,
+        "  objects: 1 valid, 5 invalid, 2 skipped (no policy for the kind), 0 not Kubernetes objects, 2 input errors",
+        "  findings: 9 violations (4 blocking, 1 grandfathered), 0 warnings, 0 shadowed, 0 template annotation failures, 1 policy failure",
+        "  skipped kinds: v1/Secret (1), v1/ConfigMap (1)",
+        "Reports: <out>/full/<run>/ (report.json, summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, findings.csv, fielderrors.ndjson, report.html)",
+        "HTML report: <out>/full/<run>/report.html",
+        "",
+      ].join("\n"),
+    );
+    const [runFolder] = readdirSync(out).filter((n) => n !== "latest.json");
+    const index = JSON.parse(readFileSync(join(out, runFolder!, "index.json"), "utf8")) as {
+      files: { name: string }[];
+    };
+    expect(index.files.map((f) => f.name)).toHaveLength(9);
+    const latest = JSON.parse(readFileSync(join(out, "latest.json"), "utf8")) as { path: string };
+    expect(latest.path).toBe(`${runFolder}/`);
+
+    // A second run at the same prefix compares with the first.
+    const again = await tollgate(["audit", "--bundle", BUNDLE, "--out", out, "--previous", PREVIOUS, CURRENT]);
+    expect(again.stdout).toContain("  since ");
+    expect(again.stdout).toMatch(/: 0 new, 0 resolved, 12 persisting\n/);
+  });
+
+  it.each([
+    { failOn: "never", code: 0 },
+    { failOn: "violation", code: 1 },
+    { failOn: "warning", code: 1 },
+  ])("--fail-on $failOn exits $code", async ({ failOn, code }) => {
+    const out = join(scratch, `fail-on-${failOn}`);
+    const r = await tollgate(["audit", "-b", BUNDLE, "--out", out, "--fail-on", failOn, "--format", "json", CURRENT]);
+    expect(r.code).toBe(code);
+    expect(readdirSync(join(out, readdirSync(out).find((n) => n !== "latest.json")!)).sort()).toEqual([
+      "index.json",
+      "report.json",
+    ]);
+  });
+
+  it("exits 0 when only valid objects and uncovered kinds are found", async () => {
+    const out = join(scratch, "clean");
+    const r = await tollgate(["audit", "-b", "examples/policies", "--out", out, "examples/objects/widget-valid.yaml"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("1 valid, 0 invalid");
+  });
+
+  it.each([
+    {
+      name: "no bundle",
+      args: ["audit", CURRENT],
+      message: "error: --bundle <path> is required (or set TOLLGATE_BUNDLE)",
+    },
+    { name: "no source", args: ["audit", "-b", BUNDLE], message: "error: missing required argument 'sources'" },
+    {
+      name: "a bad --fail-on",
+      args: ["audit", "-b", BUNDLE, "--fail-on", "sometimes", CURRENT],
+      message: 'error: --fail-on must be one of violation, warning, never, not "sometimes"',
+    },
+    {
+      name: "an unknown format",
+      args: ["audit", "-b", BUNDLE, "--format", "pdf", CURRENT],
+      message:
+        'error: --format takes a comma-separated list of json, summary, sarif, junit, policyreport, openreports, csv, fielderrors, html; unknown: "pdf"',
+    },
+    {
+      name: "a bad --concurrency",
+      args: ["audit", "-b", BUNDLE, "--concurrency", "0", CURRENT],
+      message: 'error: --concurrency must be an integer from 1 to 9999, not "0"',
+    },
+    {
+      name: "a missing source",
+      args: ["audit", "-b", BUNDLE, "--out", join(scratch, "x"), "no/such.yaml"],
+      message: 'error: source "no/such.yaml" does not exist',
+    },
+    {
+      name: "a missing bundle",
+      args: ["audit", "-b", "no/bundle", "--out", join(scratch, "x"), CURRENT],
+      message: 'error: bundle path "no/bundle" does not exist',
+    },
+  ])("exits 2 for $name", async ({ args, message }) => {
+    const r = await tollgate(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toBe(message);
+    expect(existsSync(join(scratch, "x"))).toBe(false);
+  });
+});

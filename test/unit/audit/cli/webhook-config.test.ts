@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { webhookRules } from "../../../../audit/cli/commands/webhook-config.js";
+import type { CoveredKind } from "../../../../lib/index.js";
+
+function kind(group: string, version: string, k: string, extra: Partial<CoveredKind> = {}): CoveredKind {
+  return {
+    group,
+    version,
+    kind: k,
+    plural: `${k.toLowerCase()}s`,
+    scope: "Namespaced",
+    family: "crd",
+    rules: 1,
+    ...extra,
+  };
+}
+
+describe("webhookRules", () => {
+  it.each([
+    {
+      name: "versions with the same resources share a rule",
+      kinds: [kind("g.example.com", "v1", "A"), kind("g.example.com", "v1beta1", "A")],
+      want: [{ apiGroups: ["g.example.com"], apiVersions: ["v1", "v1beta1"], resources: ["as"], scope: "Namespaced" }],
+    },
+    {
+      name: "a kind served in fewer versions gets its own rule (no cross-product match)",
+      kinds: [kind("g.example.com", "v1", "A"), kind("g.example.com", "v1", "B"), kind("g.example.com", "v2", "B")],
+      want: [
+        { apiGroups: ["g.example.com"], apiVersions: ["v1"], resources: ["as", "bs"], scope: "Namespaced" },
+        { apiGroups: ["g.example.com"], apiVersions: ["v2"], resources: ["bs"], scope: "Namespaced" },
+      ],
+    },
+    {
+      name: "scopes and groups never share a rule; the core group is empty",
+      kinds: [
+        kind("g.example.com", "v1", "A", { scope: "Cluster" }),
+        kind("g.example.com", "v1", "B"),
+        kind("", "v1", "Thing"),
+      ],
+      want: [
+        { apiGroups: [""], apiVersions: ["v1"], resources: ["things"], scope: "Namespaced" },
+        { apiGroups: ["g.example.com"], apiVersions: ["v1"], resources: ["as"], scope: "Cluster" },
+        { apiGroups: ["g.example.com"], apiVersions: ["v1"], resources: ["bs"], scope: "Namespaced" },
+      ],
+    },
+    {
+      name: "the status subresource where the kind validates it",
+      kinds: [kind("g.example.com", "v1", "A", { subresources: ["status"] }), kind("g.example.com", "v2", "A")],
+      want: [
+        { apiGroups: ["g.example.com"], apiVersions: ["v1"], resources: ["as", "as/status"], scope: "Namespaced" },
+        { apiGroups: ["g.example.com"], apiVersions: ["v2"], resources: ["as"], scope: "Namespaced" },
+      ],
+    },
+    { name: "no kinds, no rules", kinds: [], want: [] },
+  ])("$name", ({ kinds, want }) => {
+    expect(webhookRules(kinds)).toEqual(want.map((r) => ({ ...r, operations: ["CREATE", "UPDATE"] })));
+  });
+});

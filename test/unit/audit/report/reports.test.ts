@@ -1,0 +1,192 @@
+/**
+ * Every report format, snapshotted from the fixture run (test/fixtures/audit, fixed clock, durations zeroed,
+ * relative paths: nothing to normalise beyond that), plus the properties a snapshot does not say out loud: secrets
+ * never written, untrusted text escaped, CSV formulas neutralised, report.json valid against its JSON Schema.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { compareWithPrevious } from "../../../../audit/compare.js";
+import type { AuditRun } from "../../../../audit/model.js";
+import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
+import { REPORT_FORMATS, renderReports } from "../../../../audit/report/index.js";
+import { parseDocuments } from "../../../../lib/index.js";
+import { auditFixture } from "../audit-fixture.js";
+
+const run: AuditRun = await auditFixture({
+  previous: true,
+  compareWith: {
+    runId: "20261121T021500Z",
+    findings: [
+      { id: "597602c4cdae2589", severity: "violation", message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
+      { id: "00000000deadbeef", severity: "violation", message: "fixed since", firstSeen: "2026-01-01T00:00:00.000Z" },
+    ],
+  },
+});
+const files = renderReports(run);
+const byName = new Map(files.map((f) => [f.name, f.content]));
+
+describe("report writers", () => {
+  it.each(files.map((f) => ({ name: f.name })))("$name matches its snapshot", async ({ name }) => {
+    await expect(byName.get(name)).toMatchFileSnapshot(`__snapshots__/${name}.snap`);
+  });
+
+  it("writes every registered format", () => {
+    expect(REPORT_FORMATS).toEqual([
+      "json",
+      "summary",
+      "sarif",
+      "junit",
+      "policyreport",
+      "openreports",
+      "csv",
+      "fielderrors",
+      "html",
+    ]);
+    expect(files.map((f) => f.name)).toEqual([
+      "report.json",
+      "summary.json",
+      "report.sarif",
+      "junit.xml",
+      "policyreport.yaml",
+      "openreports.yaml",
+      "findings.csv",
+      "fielderrors.ndjson",
+      "report.html",
+    ]);
+  });
+
+  it.each(files.map((f) => ({ name: f.name })))("$name holds no secret value", ({ name }) => {
+    const text = byName.get(name)!;
+    expect(text).not.toContain("TOPSECRET-PASSWORD");
+    expect(text).not.toContain("S3CR3T-VALUE-123");
+  });
+
+  it("carries firstSeen over and counts new, resolved and persisting findings", () => {
+    expect(run.comparison).toMatchObject({
+      previousRunId: "20261121T021500Z",
+      resolvedFindings: 1,
+      persistingFindings: 1,
+      newFindings: run.findings.length - 1,
+    });
+    expect(run.findings.find((f) => f.id === "597602c4cdae2589")?.firstSeen).toBe("2026-01-01T00:00:00.000Z");
+  });
+
+  it("escapes untrusted text in the HTML report and allows no external asset", () => {
+    const html = byName.get("report.html")!;
+    expect(html).not.toContain("<script>alert(1)</script>");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("default-src 'none'");
+    expect(html).not.toMatch(/\s(src|href)=/);
+  });
+
+  it("neutralises spreadsheet formulas in findings.csv", () => {
+    const csv = byName.get("findings.csv")!;
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(csv.split("\r\n").some((line) => /(^|,)=/.test(line))).toBe(false);
+  });
+
+  it("writes well-formed policy reports (one document per namespace plus a cluster report)", () => {
+    for (const name of ["policyreport.yaml", "openreports.yaml"]) {
+      const docs = parseDocuments(byName.get(name)!);
+      expect(docs.every((d) => d.error === undefined)).toBe(true);
+      const kinds = docs.map((d) => `${(d.object as { kind: string }).kind}`);
+      expect(kinds).toEqual(
+        name === "policyreport.yaml"
+          ? ["ClusterPolicyReport", "PolicyReport", "PolicyReport"]
+          : ["ClusterReport", "Report", "Report"],
+      );
+    }
+  });
+
+  it("report.json is valid against audit/report/report.schema.json", () => {
+    const schema = JSON.parse(readFileSync("audit/report/report.schema.json", "utf8")) as Schema;
+    expect(validateSchema(schema, JSON.parse(byName.get("report.json")!), schema)).toEqual([]);
+  });
+
+  it("compareWithPrevious leaves firstSeen alone for new findings", () => {
+    const findings = [{ ...run.findings[0]!, firstSeen: "2026-11-22T02:15:00.000Z" }];
+    const c = compareWithPrevious(findings, { runId: "r", findings: [] });
+    expect(c).toEqual({ previousRunId: "r", newFindings: 1, resolvedFindings: 0, persistingFindings: 0, resolved: [] });
+    expect(findings[0]!.firstSeen).toBe("2026-11-22T02:15:00.000Z");
+  });
+});
+
+describe("escaping", () => {
+  it.each([
+    { input: "plain", html: "plain", xml: "plain", csv: "plain" },
+    {
+      input: `<a href="x">'&'</a>`,
+      html: "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;",
+      xml: "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;",
+      csv: `"<a href=""x"">'&'</a>"`,
+    },
+    { input: "=1+2", html: "=1+2", xml: "=1+2", csv: "'=1+2" },
+    { input: "+cmd", html: "+cmd", xml: "+cmd", csv: "'+cmd" },
+    { input: "-2,3", html: "-2,3", xml: "-2,3", csv: `"'-2,3"` },
+    { input: "@SUM(A1)", html: "@SUM(A1)", xml: "@SUM(A1)", csv: "'@SUM(A1)" },
+    { input: "a\u0001b", html: "a\u0001b", xml: "a\ufffdb", csv: "a\u0001b" },
+    { input: "line\nbreak", html: "line\nbreak", xml: "line\nbreak", csv: `"line\nbreak"` },
+  ])("escapes $input", ({ input, html, xml, csv }) => {
+    expect(escapeHtml(input)).toBe(html);
+    expect(escapeXml(input)).toBe(xml);
+    expect(csvCell(input)).toBe(csv);
+  });
+});
+
+/** The subset of JSON Schema 2020-12 that report.schema.json uses. */
+interface Schema {
+  type?: string;
+  const?: unknown;
+  enum?: unknown[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  pattern?: string;
+  minimum?: number;
+  $ref?: string;
+  $defs?: Record<string, Schema>;
+}
+
+function validateSchema(schema: Schema, value: unknown, root: Schema, path = "$"): string[] {
+  if (schema.$ref !== undefined) {
+    const name = schema.$ref.replace("#/$defs/", "");
+    return validateSchema(root.$defs![name]!, value, root, path);
+  }
+  const errors: string[] = [];
+  if (schema.const !== undefined && value !== schema.const) errors.push(`${path}: not ${String(schema.const)}`);
+  if (schema.enum !== undefined && !schema.enum.includes(value)) errors.push(`${path}: not in enum`);
+  const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  if (schema.type !== undefined) {
+    const ok =
+      schema.type === "integer"
+        ? Number.isInteger(value)
+        : schema.type === "number"
+          ? type === "number"
+          : type === schema.type;
+    if (!ok) return [...errors, `${path}: not ${schema.type}`];
+  }
+  if (schema.pattern !== undefined && typeof value === "string" && !new RegExp(schema.pattern).test(value)) {
+    errors.push(`${path}: does not match ${schema.pattern}`);
+  }
+  if (schema.minimum !== undefined && typeof value === "number" && value < schema.minimum)
+    errors.push(`${path}: < min`);
+  if (type === "object") {
+    const o = value as Record<string, unknown>;
+    for (const r of schema.required ?? []) if (!(r in o)) errors.push(`${path}: missing ${r}`);
+    for (const [k, v] of Object.entries(o)) {
+      const sub = schema.properties?.[k];
+      if (sub !== undefined) errors.push(...validateSchema(sub, v, root, `${path}.${k}`));
+      else if (schema.additionalProperties === false) errors.push(`${path}: unexpected ${k}`);
+      else if (typeof schema.additionalProperties === "object") {
+        errors.push(...validateSchema(schema.additionalProperties, v, root, `${path}.${k}`));
+      }
+    }
+  }
+  if (type === "array" && schema.items !== undefined) {
+    (value as unknown[]).forEach((v, i) => {
+      errors.push(...validateSchema(schema.items!, v, root, `${path}[${i}]`));
+    });
+  }
+  return errors;
+}

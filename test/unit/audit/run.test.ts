@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { loadPolicies } from "../../../audit/policies.js";
+import { runAudit } from "../../../audit/run.js";
+import { DEFAULT_SOURCE_OPTIONS, openSource, type Source, type SourceDoc } from "../../../audit/sources/index.js";
+import { auditFixture, FIXTURE_BUNDLE, FIXTURE_CURRENT } from "./audit-fixture.js";
+
+function memorySource(spec: string, docs: SourceDoc[][]): Source {
+  return {
+    spec,
+    kind: "file",
+    async *units() {
+      for (const [i, d] of docs.entries()) yield { name: `${spec}#${i}`, read: async () => d };
+    },
+  };
+}
+
+describe("runAudit", () => {
+  it("gives exactly one record per document, in input order, and counts uncovered kinds", async () => {
+    // Act
+    const run = await auditFixture();
+    // Assess
+    expect(run.objects.map((o) => [o.key, o.outcome])).toEqual([
+      ["audit.tollgate.dev/v1/Widget/team-a/legacy", "invalid"],
+      ["audit.tollgate.dev/v1/Widget/team-a/changed", "invalid"],
+      ["audit.tollgate.dev/v1/Widget/team-b/moved", "valid"],
+      ["audit.tollgate.dev/v1/Widget/team-b/fine", "valid"],
+      ["audit.tollgate.dev/v1/Widget/team-b/leaky", "invalid"],
+      ["audit.tollgate.dev/v1/Gizmo//cluster-gizmo", "invalid"],
+      ["v1/Secret/team-a/db", "skipped"],
+      ["v1/ConfigMap/team-a/settings", "skipped"],
+      [`${FIXTURE_CURRENT}#7[1]:79`, "error"],
+      [`${FIXTURE_CURRENT}#8:91`, "error"],
+    ]);
+    expect(run.summary).toMatchObject({
+      documents: 10,
+      objects: 8,
+      valid: 2,
+      invalid: 4,
+      skippedUncovered: 2,
+      skippedByKind: { "v1/Secret": 1, "v1/ConfigMap": 1 },
+      inputErrors: 2,
+      policyFailures: { error: 1, warning: 0 },
+    });
+    expect(new Set(run.findings.map((f) => f.id)).size).toBe(run.findings.length);
+  });
+
+  it("with --previous: pairs by uid, else identity; ratcheted errors are grandfathered, new ones blocking", async () => {
+    const run = await auditFixture({ previous: true });
+    const of = (name: string) =>
+      run.findings.filter((f) => f.object?.name === name).map((f) => `${f.ratchet ?? "-"} ${f.field}: ${f.message}`);
+    expect(of("legacy")).toEqual([
+      "grandfathered spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+    ]);
+    expect(of("changed")).toContain(
+      "blocking spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 10",
+    );
+    // "moved" pairs with its previous version by uid (it was renamed): the transition rule and the name check run.
+    expect(of("moved")).toEqual([
+      'blocking metadata.name: Invalid value: "moved": field is immutable',
+      'blocking spec.region: Invalid value: "us": region is immutable',
+    ]);
+    expect(run.objects.filter((o) => o.paired === true).map((o) => o.object?.name)).toEqual([
+      "legacy",
+      "changed",
+      "moved",
+    ]);
+  });
+
+  it("keeps the order of units when reads finish out of order", async () => {
+    const policies = await loadPolicies(FIXTURE_BUNDLE);
+    const slowFirst: Source = {
+      spec: "mem",
+      kind: "file",
+      async *units() {
+        for (let i = 0; i < 6; i++) {
+          yield {
+            name: `u${i}`,
+            read: async () => {
+              await new Promise((r) => setTimeout(r, (6 - i) * 3));
+              return [{ kind: "not-kubernetes", location: { file: `u${i}` } }];
+            },
+          };
+        }
+      },
+    };
+    const run = await runAudit(
+      { sources: [slowFirst], bundle: "b", concurrency: 3, failOn: "never", ownerLabels: [], toolVersion: "t" },
+      policies.policySet,
+    );
+    expect(run.objects.map((o) => o.location.file)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5"]);
+  });
+
+  it("--policies-from-input: takes the input's CRDs the bundle lacks; identical copies are one policy", async () => {
+    // Prepare
+    const crd = (group: string, kind: string) => ({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: `${kind.toLowerCase()}s.${group}` },
+      spec: {
+        group,
+        scope: "Namespaced",
+        names: { plural: `${kind.toLowerCase()}s`, singular: kind.toLowerCase(), kind },
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: "object",
+                properties: { spec: { type: "object", properties: { n: { type: "integer", maximum: 1 } } } },
+              },
+            },
+          },
+        ],
+      },
+    });
+    const object = (kind: string, n: number) => ({
+      apiVersion: "input.tollgate.dev/v1",
+      kind,
+      metadata: { name: "x", namespace: "d" },
+      spec: { n },
+    });
+    // The input redefines the bundle's Widget (ignored: the bundle wins) and brings Thing twice.
+    const overriding = crd("audit.tollgate.dev", "Widget");
+    const docs: SourceDoc[] = [
+      { kind: "object", location: { file: "a.yaml", document: 0 }, object: crd("input.tollgate.dev", "Thing") },
+      { kind: "object", location: { file: "b.yaml", document: 0 }, object: crd("input.tollgate.dev", "Thing") },
+      { kind: "object", location: { file: "b.yaml", document: 1 }, object: overriding },
+      { kind: "object", location: { file: "b.yaml", document: 2 }, object: object("Thing", 2) },
+    ];
+    const source = memorySource("mem", [docs]);
+    // Act
+    const { policySet, policiesFromInput } = await loadPolicies(FIXTURE_BUNDLE, [source]);
+    const run = await runAudit(
+      { sources: [source], bundle: "b", concurrency: 1, failOn: "violation", ownerLabels: [], toolVersion: "t" },
+      policySet,
+    );
+    // Assess
+    expect(policiesFromInput).toBe(1);
+    expect(policySet.failures.filter((f) => f.message.includes("more than one document"))).toEqual([]);
+    expect(
+      policySet.kinds
+        .filter((k) => k.family === "crd")
+        .map((k) => k.kind)
+        .sort(),
+    ).toEqual(["Gizmo", "Thing", "Widget"]);
+    expect(run.findings.filter((f) => f.severity === "violation").map((f) => `${f.object?.kind} ${f.field}`)).toEqual([
+      "Thing spec.n",
+    ]);
+  });
+
+  it("folder sources count documents that are not Kubernetes objects as skipped", async () => {
+    const policies = await loadPolicies(FIXTURE_BUNDLE);
+    const source = await openSource("test/fixtures/audit/bundle", DEFAULT_SOURCE_OPTIONS);
+    const run = await runAudit(
+      { sources: [source], bundle: "b", concurrency: 2, failOn: "violation", ownerLabels: [], toolVersion: "t" },
+      policies.policySet,
+    );
+    expect(run.summary.skippedByKind).toEqual({ "apiextensions.k8s.io/v1/CustomResourceDefinition": 2 });
+  });
+});
