@@ -14,7 +14,12 @@
  */
 import { Command, type CommanderError, Option } from "commander";
 import type { Operation } from "../../lib/index.js";
-import { AuditUsageProblem, defineAuditCommand, type ResolvedAuditConfig } from "./audit-args.js";
+import {
+  BundleUsageProblem,
+  defineBundleCommands,
+  type ResolvedBundleBuildConfig,
+  type ResolvedWebhookConfigConfig,
+} from "./bundle-args.js";
 
 export type OutputFormat = "text" | "json";
 
@@ -56,7 +61,8 @@ export interface ResolvedLintConfig {
 export type ParsedArgs =
   | { kind: "validate"; config: Readonly<ResolvedValidateConfig>; process: Readonly<ResolvedProcessConfig> }
   | { kind: "lint"; config: Readonly<ResolvedLintConfig>; process: Readonly<ResolvedProcessConfig> }
-  | { kind: "audit"; config: Readonly<ResolvedAuditConfig>; process: Readonly<ResolvedProcessConfig> }
+  | { kind: "bundle-build"; config: Readonly<ResolvedBundleBuildConfig>; process: Readonly<ResolvedProcessConfig> }
+  | { kind: "webhook-config"; config: Readonly<ResolvedWebhookConfigConfig>; process: Readonly<ResolvedProcessConfig> }
   /** --help or --version: print `text` to standard output, exit 0. */
   | { kind: "help"; text: string }
   /** Print `message` to standard error, exit 2. */
@@ -216,9 +222,16 @@ export function parseArgs(
       };
     });
 
-  defineAuditCommand(program, env, version, (config) => {
-    parsed = { kind: "audit", config, process: processConfig() };
-  });
+  defineBundleCommands(
+    program,
+    env,
+    (config) => {
+      parsed = { kind: "bundle-build", config, process: processConfig() };
+    },
+    (config) => {
+      parsed = { kind: "webhook-config", config, process: processConfig() };
+    },
+  );
 
   if (argv.length === 0) {
     return { kind: "usage-error", message: `error: no command given\n\n${program.helpInformation()}` };
@@ -227,18 +240,16 @@ export function parseArgs(
   try {
     program.parse([...argv], { from: "user" });
   } catch (e) {
-    if (e instanceof UsageProblem) {
+    if (e instanceof UsageProblem || e instanceof BundleUsageProblem) {
       return { kind: "usage-error", message: `error: ${e.message}\n${hint(e.command)}` };
     }
-    if (e instanceof AuditUsageProblem)
-      return { kind: "usage-error", message: `error: ${e.message}\n${hint("audit")}` };
     if (!isCommanderError(e)) throw e;
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "help", text: out };
     if (e.code === "commander.help") {
       // "tollgate help <unknown>" or a bare group: commander printed help as an error.
       return { kind: "usage-error", message: err || out };
     }
-    const command = argv.find((a) => a === "validate" || a === "lint" || a === "audit");
+    const command = argv.find((a) => a === "validate" || a === "lint");
     const text = err.length > 0 ? err.trimEnd() : `error: ${e.message}`;
     return { kind: "usage-error", message: `${text}\n${hint(command)}` };
   }

@@ -51,9 +51,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const stopProfile = await startCpuProfile(args.process);
   try {
     let outcome: CommandOutcome;
-    if (args.kind === "audit") {
-      const { runAuditCommand } = await import("./commands/audit.js");
-      outcome = await runAuditCommand(args.config, { ...io, isTty: process.stderr.isTTY === true });
+    if (args.kind === "bundle-build") {
+      const { runBundleBuild } = await import("./commands/bundle-build.js");
+      outcome = await runBundleBuild(args.config, io);
+    } else if (args.kind === "webhook-config") {
+      const { runWebhookConfig } = await import("./commands/webhook-config.js");
+      outcome = await runWebhookConfig(args.config, io);
     } else if (args.kind === "validate") {
       const { runValidate } = await import("./commands/validate.js");
       outcome = await runValidate(args.config, io);
@@ -63,11 +66,6 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return EXIT_CODES[outcome];
   } catch (err) {
-    if (args.kind === "audit" && err instanceof Error && err.name === "StorageError") {
-      // The auditor's table (issue 7): storage failures are exit 3, like internal faults.
-      io.stderr(`storage error: ${describe(err)}\n`);
-      return EXIT_CODES.internal;
-    }
     if (isConfigError(err)) {
       io.stderr(`error: ${describe(err)}\n`);
       return EXIT_CODES.usage;

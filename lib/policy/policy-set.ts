@@ -90,6 +90,8 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
         scope: crd.scope,
         family: "crd",
         rules: v.openAPIRuleCount + v.celRuleCount,
+        // The API server validates status updates against the same schema when the status subresource is on.
+        ...(v.hasStatusSubresource ? { subresources: ["status"] } : {}),
       });
     }
   }

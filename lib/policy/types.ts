@@ -51,6 +51,8 @@ export interface CoveredKind {
   family: "crd" | "kubevirt" | "declarative";
   /** Number of rules (OpenAPI value validations and CEL rules) that apply to this kind. */
   rules: number;
+  /** Subresources whose updates the policy validates too (`["status"]`); absent or empty: the main resource only. */
+  subresources?: readonly string[];
 }
 
 /** A document or rule that could not be used, reported at load. */
