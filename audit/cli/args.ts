@@ -20,6 +20,7 @@ import {
   type ResolvedBundleBuildConfig,
   type ResolvedWebhookConfigConfig,
 } from "./bundle-args.js";
+import { AuditUsageProblem, defineAuditCommand, type ResolvedAuditConfig } from "./audit-args.js";
 
 export type OutputFormat = "text" | "json";
 
@@ -63,6 +64,7 @@ export type ParsedArgs =
   | { kind: "lint"; config: Readonly<ResolvedLintConfig>; process: Readonly<ResolvedProcessConfig> }
   | { kind: "bundle-build"; config: Readonly<ResolvedBundleBuildConfig>; process: Readonly<ResolvedProcessConfig> }
   | { kind: "webhook-config"; config: Readonly<ResolvedWebhookConfigConfig>; process: Readonly<ResolvedProcessConfig> }
+  | { kind: "audit"; config: Readonly<ResolvedAuditConfig>; process: Readonly<ResolvedProcessConfig> }
   /** --help or --version: print `text` to standard output, exit 0. */
   | { kind: "help"; text: string }
   /** Print `message` to standard error, exit 2. */
@@ -222,6 +224,10 @@ export function parseArgs(
       };
     });
 
+  defineAuditCommand(program, env, version, (config) => {
+    parsed = { kind: "audit", config, process: processConfig() };
+  });
+
   defineBundleCommands(
     program,
     env,
@@ -243,13 +249,15 @@ export function parseArgs(
     if (e instanceof UsageProblem || e instanceof BundleUsageProblem) {
       return { kind: "usage-error", message: `error: ${e.message}\n${hint(e.command)}` };
     }
+    if (e instanceof AuditUsageProblem)
+      return { kind: "usage-error", message: `error: ${e.message}\n${hint("audit")}` };
     if (!isCommanderError(e)) throw e;
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "help", text: out };
     if (e.code === "commander.help") {
       // "tollgate help <unknown>" or a bare group: commander printed help as an error.
       return { kind: "usage-error", message: err || out };
     }
-    const command = argv.find((a) => a === "validate" || a === "lint");
+    const command = argv.find((a) => a === "validate" || a === "lint" || a === "audit");
     const text = err.length > 0 ? err.trimEnd() : `error: ${e.message}`;
     return { kind: "usage-error", message: `${text}\n${hint(command)}` };
   }

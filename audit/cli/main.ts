@@ -51,7 +51,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const stopProfile = await startCpuProfile(args.process);
   try {
     let outcome: CommandOutcome;
-    if (args.kind === "bundle-build") {
+    if (args.kind === "audit") {
+      const { runAuditCommand } = await import("./commands/audit.js");
+      outcome = await runAuditCommand(args.config, { ...io, isTty: process.stderr.isTTY === true });
+    } else if (args.kind === "bundle-build") {
       const { runBundleBuild } = await import("./commands/bundle-build.js");
       outcome = await runBundleBuild(args.config, io);
     } else if (args.kind === "webhook-config") {
@@ -66,6 +69,11 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return EXIT_CODES[outcome];
   } catch (err) {
+    if (args.kind === "audit" && err instanceof Error && err.name === "StorageError") {
+      // The auditor's table (issue 7): storage failures are exit 3, like internal faults.
+      io.stderr(`storage error: ${describe(err)}\n`);
+      return EXIT_CODES.internal;
+    }
     if (isConfigError(err)) {
       io.stderr(`error: ${describe(err)}\n`);
       return EXIT_CODES.usage;
