@@ -1,0 +1,198 @@
+/**
+ * The webhook Lambda (API Gateway REST payload v1 and HTTP API payload v2):
+ *
+ * - `POST /validate` with an admission.k8s.io/v1 AdmissionReview → an AdmissionReview answer (always HTTP 200);
+ *   with a bare Kubernetes object → a `Status`, 200 `Success` or 422 `Invalid` (a dry-run style create);
+ * - `GET /healthz` → `{status: "ok"}`, and with the token (or when none is configured) the bundle's digest,
+ *   covered kinds, rule counts per family and policy failures.
+ *
+ * Thin by design: normalise the event, check auth, route, call the PolicySet, build the answer. Outcome → HTTP
+ * code is functions/http/status.ts; shapes are functions/http/admission.ts; cold-start state is runtime.ts.
+ * Logs carry the uid, kind, decision and latency, never object content, bad values or the token.
+ */
+import type { Context } from "aws-lambda";
+import { InputError, type PolicySet, type Verdict } from "#lib";
+import {
+  faultReviewResponse,
+  readValidateBody,
+  reviewResponse,
+  type ValidateBody,
+  validateRequestOf,
+  warningsOf,
+} from "./http/admission.js";
+import { bearerAuth } from "./http/auth.js";
+import {
+  type ApiGatewayEvent,
+  type HttpRequest,
+  type HttpResponse,
+  jsonResponse,
+  toHttpRequest,
+} from "./http/event.js";
+import { badRequestStatus, failureStatus, httpCode, invalidStatus, successStatus } from "./http/status.js";
+import { errorName, processRuntime, type Runtime, round } from "./runtime.js";
+
+export type Handler = (event: ApiGatewayEvent, context?: Context) => Promise<HttpResponse>;
+
+/** The handler for one runtime (tests build their own; Lambda uses {@link handler}). */
+export function createHandler(runtime: Runtime): Handler {
+  const { config, logger } = runtime;
+  const checkAuth = bearerAuth(config.token);
+  const limits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxDepth };
+
+  async function healthz(req: HttpRequest): Promise<HttpResponse> {
+    const auth = checkAuth(req.headers.authorization);
+    const detailed = auth === "valid" || auth === "none-configured";
+    let set: PolicySet;
+    try {
+      set = await runtime.policySet();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return jsonResponse(
+        httpCode("internal"),
+        failureStatus("internal", detailed ? `the policy bundle could not be loaded: ${reason}` : "not ready"),
+      );
+    }
+    if (!detailed) return jsonResponse(200, { status: "ok" });
+    const rules: Record<string, number> = { crd: 0, kubevirt: 0, declarative: 0 };
+    for (const k of set.kinds) rules[k.family] = (rules[k.family] ?? 0) + k.rules;
+    return jsonResponse(200, {
+      status: "ok",
+      digest: set.digest,
+      failurePolicy: set.config.failurePolicy,
+      kinds: set.kinds.map((k) => `${k.group === "" ? "" : `${k.group}/`}${k.version}/${k.kind}`),
+      rules,
+      failures: set.failures,
+    });
+  }
+
+  async function validate(req: HttpRequest, t0: number): Promise<HttpResponse> {
+    const auth = checkAuth(req.headers.authorization);
+    if (auth === "missing" || auth === "invalid") {
+      logger.warn("unauthorized", { auth, latencyMs: round(performance.now() - t0) });
+      return jsonResponse(
+        httpCode("unauthorized"),
+        failureStatus("unauthorized", "a bearer token is required (Authorization: Bearer <token>)"),
+        { "www-authenticate": "Bearer" },
+      );
+    }
+    let body: ValidateBody | undefined;
+    try {
+      body = readValidateBody(req.body, limits);
+      const set = await runtime.policySet();
+      return body.kind === "review" ? answerReview(body, set, t0) : answerObject(body, set, t0);
+    } catch (error) {
+      if (error instanceof InputError) return badRequest(error, t0);
+      return fault(error, body, t0);
+    }
+  }
+
+  function answerReview(body: ValidateBody & { kind: "review" }, set: PolicySet, t0: number): HttpResponse {
+    const { review } = body;
+    const request = validateRequestOf(review);
+    const verdict = request === undefined ? undefined : set.validate(request);
+    logger.info("admission", {
+      uid: review.uid,
+      kind: review.identity === undefined ? undefined : kindOf(review.identity),
+      operation: review.operation,
+      subResource: review.subResource,
+      dryRun: review.dryRun,
+      ...decision(verdict),
+      latencyMs: round(performance.now() - t0),
+    });
+    return jsonResponse(200, reviewResponse(review.uid, verdict, review.identity));
+  }
+
+  function answerObject(body: ValidateBody & { kind: "object" }, set: PolicySet, t0: number): HttpResponse {
+    const verdict = set.validate({ operation: "CREATE", object: body.object });
+    logger.info("object", {
+      kind: kindOf(body.identity),
+      ...decision(verdict),
+      latencyMs: round(performance.now() - t0),
+    });
+    const headers = warningHeaders(warningsOf(verdict));
+    if (verdict.allowed) return jsonResponse(httpCode("allowed"), successStatus(), headers);
+    return jsonResponse(httpCode("invalid"), invalidStatus(body.identity, verdict.errors), headers);
+  }
+
+  function badRequest(error: InputError, t0: number): HttpResponse {
+    // The message says what is wrong with the request; it never quotes the body.
+    logger.warn("bad request", { error: error.message, latencyMs: round(performance.now() - t0) });
+    return jsonResponse(httpCode("badRequest"), badRequestStatus(error.message));
+  }
+
+  /** An internal fault or a failed bundle load: a well-formed answer under the failure policy. */
+  function fault(error: unknown, body: ValidateBody | undefined, t0: number): HttpResponse {
+    const failurePolicy = runtime.loaded()?.config.failurePolicy ?? config.failurePolicy ?? "Fail";
+    const loading = runtime.loaded() === undefined;
+    const message = loading
+      ? "tollgate could not load its policy bundle; see the function's logs"
+      : "tollgate failed internally while validating; see the function's logs";
+    logger.error("internal fault", {
+      uid: body?.kind === "review" ? body.review.uid : undefined,
+      error: errorName(error),
+      reason: error instanceof Error ? error.message : String(error),
+      failurePolicy,
+      latencyMs: round(performance.now() - t0),
+    });
+    if (body?.kind === "review") return jsonResponse(200, faultReviewResponse(body.review.uid, failurePolicy, message));
+    return jsonResponse(httpCode("internal"), failureStatus("internal", message));
+  }
+
+  return async (event, context) => {
+    const t0 = performance.now();
+    if (context !== undefined) logger.addContext(context);
+    let req: HttpRequest;
+    try {
+      req = toHttpRequest(event, { maxBodyBytes: config.maxBodyBytes });
+    } catch (error) {
+      if (error instanceof InputError) return badRequest(error, t0);
+      return fault(error, undefined, t0);
+    }
+    try {
+      if (req.path === "/healthz" || req.path.endsWith("/healthz")) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
+        return await healthz(req);
+      }
+      if (req.path === "/validate" || req.path.endsWith("/validate")) {
+        if (req.method !== "POST") return methodNotAllowed("POST");
+        return await validate(req, t0);
+      }
+      return jsonResponse(httpCode("notFound"), failureStatus("notFound", `no route for ${req.method} ${req.path}`));
+    } catch (error) {
+      return fault(error, undefined, t0);
+    }
+  };
+}
+
+function methodNotAllowed(allow: string): HttpResponse {
+  return jsonResponse(
+    httpCode("methodNotAllowed"),
+    failureStatus("methodNotAllowed", `only ${allow} is allowed here`),
+    { allow },
+  );
+}
+
+function kindOf(id: { apiVersion: string; kind: string }): string {
+  return `${id.apiVersion}/${id.kind}`;
+}
+
+/** The log fields of a decision: counts only, never messages (they quote bad values). */
+function decision(verdict: Verdict | undefined): Record<string, unknown> {
+  if (verdict === undefined) return { decision: "allowed", covered: false };
+  return {
+    decision: verdict.allowed ? "allowed" : "denied",
+    covered: verdict.covered,
+    causes: verdict.errors.length,
+    warnings: warningsOf(verdict).length,
+  };
+}
+
+/** kube-apiserver's warning headers (`299 - "<text>"`), joined into one header value. */
+function warningHeaders(warnings: readonly string[]): Record<string, string> {
+  if (warnings.length === 0) return {};
+  const quoted = warnings.map((w) => `299 - "${w.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]/g, " ")}"`);
+  return { warning: quoted.join(", ") };
+}
+
+/** The Lambda handler: configuration resolved and bundle load started when this module is imported. */
+export const handler: Handler = createHandler(processRuntime());
