@@ -14,13 +14,13 @@
  */
 import { Command, type CommanderError, Option } from "commander";
 import type { Operation } from "../../lib/index.js";
+import { AuditUsageProblem, defineAuditCommand, type ResolvedAuditConfig } from "./audit-args.js";
 import {
   BundleUsageProblem,
   defineBundleCommands,
   type ResolvedBundleBuildConfig,
   type ResolvedWebhookConfigConfig,
 } from "./bundle-args.js";
-import { AuditUsageProblem, defineAuditCommand, type ResolvedAuditConfig } from "./audit-args.js";
 
 export type OutputFormat = "text" | "json";
 
