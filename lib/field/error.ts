@@ -3,7 +3,7 @@
  * Constructors are named after their apimachinery counterparts so they can be checked line by line.
  */
 
-import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody } from "./message.js";
+import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody, showsValue } from "./message.js";
 import type { Path } from "./path.js";
 
 export { GoFloat, OMIT_VALUE, REDACTED };
@@ -18,6 +18,8 @@ export type FieldErrorType =
   | "FieldValueTooLong"
   | "FieldValueTooMany"
   | "FieldValueTypeInvalid"
+  | "FieldValueTooShort"
+  | "FieldValueTooFew"
   | "InternalError";
 
 export type Severity = "error" | "warning" | "shadow";

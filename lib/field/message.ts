@@ -24,8 +24,21 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueTooLong: "Too long",
   FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
+  FieldValueTooShort: "Too short",
+  FieldValueTooFew: "Too few",
   InternalError: "Internal error",
 };
+
+/** Whether errors of this type print their bad value (Required, Forbidden, TooLong, TooShort, Internal never do). */
+export function showsValue(type: FieldErrorType): boolean {
+  return (
+    type !== "FieldValueRequired" &&
+    type !== "FieldValueForbidden" &&
+    type !== "FieldValueTooLong" &&
+    type !== "FieldValueTooShort" &&
+    type !== "InternalError"
+  );
+}
 
 /** The text of an error type ("Invalid value", "Required value", ...). */
 export function typeText(type: FieldErrorType): string {
@@ -38,12 +51,7 @@ export function typeText(type: FieldErrorType): string {
  */
 export function renderBody(type: FieldErrorType, value: unknown, detail: string): string {
   let s = TYPE_TEXT[type];
-  const hidesValue =
-    type === "FieldValueRequired" ||
-    type === "FieldValueForbidden" ||
-    type === "FieldValueTooLong" ||
-    type === "InternalError";
-  if (!hidesValue && value !== OMIT_VALUE) s += `: ${formatValue(value)}`;
+  if (showsValue(type) && value !== OMIT_VALUE) s += `: ${formatValue(value)}`;
   if (detail.length > 0) s += `: ${detail}`;
   return s;
 }

@@ -3,7 +3,7 @@
  * for kinds whose policy failed to compile. Pure: no I/O, no clock, no environment.
  */
 import { type ErrorContext, type FieldError, internal, invalid } from "../field/error.js";
-import { REDACTED, renderBody } from "../field/message.js";
+import { REDACTED, renderBody, showsValue } from "../field/message.js";
 import { isSecretKind, shouldRedact } from "../field/redact.js";
 import type { CompiledCrd } from "../schema/crd.js";
 import { type CelRunner, unservedVersionError, validateCustomResource } from "./crd-policy.js";
@@ -55,12 +55,7 @@ function redact(errors: FieldError[], secret: boolean): FieldError[] {
     if (!("badValue" in e) && !/^(Invalid value|Unsupported value|Duplicate value|Too many): /.test(e.message))
       continue;
     delete e.badValue;
-    const hidesValue =
-      e.type === "FieldValueRequired" ||
-      e.type === "FieldValueForbidden" ||
-      e.type === "FieldValueTooLong" ||
-      e.type === "InternalError";
-    if (!hidesValue) e.message = renderBody(e.type, REDACTED, e.detail);
+    if (showsValue(e.type)) e.message = renderBody(e.type, REDACTED, e.detail);
   }
   return errors;
 }
