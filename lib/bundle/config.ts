@@ -48,13 +48,9 @@ export function parseBundleConfig(
         if (typeof v !== "boolean")
           fail(`featureGates.${name}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
         else {
+          // Any name is accepted: besides Kubernetes' gates, declarative `+k8s:ifEnabled(Option)` tags name options
+          // of the API's own (KNOWN_FEATURE_GATES only gives defaults).
           out.featureGates[name] = v;
-          if (!(name in KNOWN_FEATURE_GATES))
-            fail(
-              `featureGates.${name}`,
-              `unknown feature gate "${name}" (known: ${Object.keys(KNOWN_FEATURE_GATES).join(", ")})`,
-              "warning",
-            );
         }
       }
     }
