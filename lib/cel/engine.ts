@@ -84,7 +84,7 @@ export function checkedTypeName(node: ASTNode): string | undefined {
   return typeof t === "string" ? t : t.name;
 }
 
-type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown };
+type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown; run(ast: ASTNode, ctx: unknown): unknown };
 type NodeEvaluate = (ev: Evaluator, ast: ASTNode, ctx: unknown) => unknown;
 
 function logicalError(v: unknown): Error {
@@ -105,11 +105,16 @@ export function applyCelGoLogicalOperators(node: ASTNode): void {
     const evaluate: NodeEvaluate = (ev, _ast, ctx) => {
       const l = ev.tryEval(left, ctx);
       if (l === decides) return decides;
+      if (l === !decides) {
+        // The left side does not decide: the right side's value (or error) is the result.
+        const r = ev.run(right, ctx);
+        if (typeof r === "boolean") return r;
+        throw logicalError(r);
+      }
+      // The left side failed: a deciding right side absorbs the error, anything else reports the left error.
       const r = ev.tryEval(right, ctx);
       if (r === decides) return decides;
-      if (l === !decides && r === !decides) return !decides;
-      if (typeof l !== "boolean") throw logicalError(l);
-      throw logicalError(r);
+      throw logicalError(l);
     };
     (node as unknown as { evaluate: NodeEvaluate }).evaluate = evaluate;
   }
