@@ -1,0 +1,135 @@
+/**
+ * Cold loads of the Gateway API bundle (every CRD of corpus/crds/gateway-api/standard) as a YAML folder and as a
+ * bundle artifact (`tollgate bundle build`), each in fresh `node` processes running an esbuild bundle of
+ * cold-start-entry.ts (plain Node, no tsx): loadBundle time and process start to first verdict (a valid HTTPRoute),
+ * against bare Node start (`performance.now()` at the first line of `node -e`). Median of RUNS processes each.
+ *
+ *   npx tsx test/bench/bundle-load.bench.ts        (or register bundleLoadCases in run.ts)
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { buildBundleArtifact } from "../../lib/index.js";
+import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
+import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
+import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+
+const RUNS = 7;
+
+interface ChildTimes {
+  startedAt: number;
+  loadMs: number;
+  firstVerdictAt: number;
+  allowed: boolean;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function prepare(
+  ctx: BenchContext,
+): Promise<{ script: string; artifact: string; folder: string; object: string }> {
+  const dir = join(REPO_ROOT, ".bench", "bundle-load");
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, "cold-start.mjs");
+  await build({
+    entryPoints: [join(REPO_ROOT, "test/bench/cold-start-entry.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: script,
+    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    logLevel: "warning",
+  });
+  const folder = join(ctx.corpusRoot, "crds/gateway-api/standard");
+  const artifact = join(dir, "gateway-api-standard.json");
+  writeFileSync(artifact, (await buildBundleArtifact(folder)).text);
+  const anchor = ANCHOR_OBJECTS.find((a) => a.id === "hr-valid")!;
+  const object = join(dir, "httproute.json");
+  writeFileSync(object, JSON.stringify(findAnchorCase(ctx.corpusRoot, anchor).object));
+  return { script, artifact, folder, object };
+}
+
+function runChild(script: string, bundle: string, object: string): ChildTimes {
+  const r = spawnSync(process.execPath, [script, bundle, object], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  if (r.status !== 0) throw new Error(`cold-start child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as ChildTimes;
+}
+
+function bareStart(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(performance.now()))"], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  return Number(r.stdout);
+}
+
+async function measure(ctx: BenchContext): Promise<BenchRow[]> {
+  const p = await prepare(ctx);
+  const bare: number[] = [];
+  const folder: ChildTimes[] = [];
+  const artifact: ChildTimes[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    // Alternate, so that a noisy neighbour slows every side.
+    bare.push(bareStart());
+    folder.push(runChild(p.script, p.folder, p.object));
+    artifact.push(runChild(p.script, p.artifact, p.object));
+  }
+  const bareMs = median(bare);
+  const row = (name: string, xs: ChildTimes[], base: ChildTimes[], baseLabel: string): BenchRow => {
+    const first = xs.map((x) => x.firstVerdictAt);
+    return {
+      name,
+      unit: "ms",
+      value: median(first) - bareMs,
+      min: Math.min(...first) - bareMs,
+      max: Math.max(...first) - bareMs,
+      baseline: { label: baseLabel, value: median(base.map((x) => x.firstVerdictAt)) - bareMs },
+      notes: [
+        `${name}: first verdict ${median(first).toFixed(0)} ms after process start (bare node ${bareMs.toFixed(0)} ms); ` +
+          `module import ${median(xs.map((x) => x.startedAt)).toFixed(0)} ms, loadBundle ${median(xs.map((x) => x.loadMs)).toFixed(0)} ms ` +
+          `(median of ${RUNS}); goal: first verdict ≤ 100 ms over bare node`,
+      ],
+      data: {
+        bareMs,
+        firstVerdictMs: median(first),
+        importMs: median(xs.map((x) => x.startedAt)),
+        loadMs: median(xs.map((x) => x.loadMs)),
+        allowed: xs.every((x) => x.allowed),
+      },
+    };
+  };
+  return [
+    row("bundle/gateway-artifact-first-verdict", artifact, folder, "YAML folder"),
+    row("bundle/gateway-folder-first-verdict", folder, folder, "YAML folder"),
+  ];
+}
+
+let rows: Promise<BenchRow[]> | undefined;
+const rowsOnce = (ctx: BenchContext) => {
+  rows ??= measure(ctx);
+  return rows;
+};
+
+export const bundleLoadCases: readonly BenchCase[] = [
+  { name: "bundle/gateway-artifact-first-verdict", run: async (ctx) => (await rowsOnce(ctx))[0]! },
+  { name: "bundle/gateway-folder-first-verdict", run: async (ctx) => (await rowsOnce(ctx))[1]! },
+];
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ctx = { corpusRoot: resolveCorpusRoot() };
+  for (const r of await measure(ctx)) {
+    console.log(
+      `${r.name}: ${r.value.toFixed(0)} ms over bare node (${r.baseline.label} ${r.baseline.value.toFixed(0)} ms)`,
+    );
+    for (const n of r.notes) console.log(`  ${n}`);
+  }
+}
