@@ -142,3 +142,37 @@ describe("tollgate audit", () => {
     expect(existsSync(join(scratch, "x"))).toBe(false);
   });
 });
+
+describe("npm start (the README's first command)", () => {
+  it("audits the example export with --fail-on never, exits 0 and prints where the HTML report is", async () => {
+    // Prepare
+    const out = join(scratch, "npm-start");
+    // Act: package.json's script, with the output moved to the scratch folder.
+    const r = await new Promise<Run>((resolve, reject) => {
+      const child = spawn("npm", ["run", "--silent", "start", "--", "--out", out], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+      });
+      child.stderr.resume();
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr: "" }));
+    });
+    // Assess
+    expect(r.code).toBe(0);
+    const lines = normalise(r.stdout).split("\n");
+    expect(lines[0]).toBe(
+      "tollgate audit <run>: 15 documents from examples/export against examples/policies (7 kinds, 2 policies from the input)",
+    );
+    expect(lines).toContain(
+      "  findings: 10 violations, 1 warning, 0 shadowed, 0 template annotation failures, 0 policy failures",
+    );
+    expect(lines).toContain("HTML report: <out>/npm-start/<run>/report.html");
+    const html = readFileSync(join(out, readdirSync(out).find((n) => n !== "latest.json")!, "report.html"), "utf8");
+    expect(html).not.toContain("example-not-a-real-token");
+  });
+});
