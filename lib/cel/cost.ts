@@ -211,20 +211,27 @@ function isScalar(t: CelTypeInfo): boolean {
 
 /** The size-relevant part of a DeclType. */
 class Decl {
-  private fieldMap: Map<string, Decl> | undefined;
+  private fieldCache: Map<string, Decl | undefined> | undefined;
+  /** The size the CRD size estimator reports for data of this type: [0, MaxElements]. */
+  readonly range: Range;
   constructor(
     readonly minSize: number,
     readonly maxElements: number,
-    private readonly fieldSource?: () => Map<string, Decl>,
+    private readonly fieldSource?: (celName: string) => Decl | undefined,
     readonly elem?: Decl,
     readonly key?: Decl,
-  ) {}
+  ) {
+    this.range = { min: 0, max: maxElements };
+  }
 
   /** An object field by its escaped CEL name. */
   field(name: string): Decl | undefined {
     if (this.fieldSource === undefined) return undefined;
-    this.fieldMap ??= this.fieldSource();
-    return this.fieldMap.get(name);
+    this.fieldCache ??= new Map();
+    if (this.fieldCache.has(name)) return this.fieldCache.get(name);
+    const d = this.fieldSource(name);
+    this.fieldCache.set(name, d);
+    return d;
   }
 }
 
@@ -233,14 +240,8 @@ const REQUEST_STRING_LENGTH = MAX_REQUEST_SIZE - 2;
 const KEY_DECL = new Decl(2, 0);
 /** The string properties WithTypeAndObjectMeta adds (no maxLength). */
 const META_STRING_DECL = new Decl(2, REQUEST_STRING_LENGTH);
-const META_OBJECT_DECL = new Decl(
-  2,
-  0,
-  () =>
-    new Map([
-      ["name", META_STRING_DECL],
-      ["generateName", META_STRING_DECL],
-    ]),
+const META_OBJECT_DECL = new Decl(2, 0, (name) =>
+  name === "name" || name === "generateName" ? META_STRING_DECL : undefined,
 );
 
 const declCache = new WeakMap<SchemaNode, Decl | null>();
@@ -338,15 +339,15 @@ function buildDecl(node: SchemaNode, isResourceRoot: boolean): Decl | null {
         const d = decl();
         if (d !== null) minSize += utf8Length(name) + d.minSize + 4;
       }
-      return new Decl(minSize, 0, () => {
-        const fields = new Map<string, Decl>();
-        for (const [name, decl] of entries) {
-          const cel = escapedNames(name)[0];
-          if (cel === undefined) continue;
-          const d = decl();
-          if (d !== null) fields.set(cel, d);
+      return new Decl(minSize, 0, (celName) => {
+        // A property is reachable by its escaped name only (`a-b` as `a__dash__b`, `namespace` as
+        // `__namespace__`); escaping always introduces `__`, so other names are the property's own.
+        if (!celName.includes("__")) {
+          const entry = entries.find((e) => e[0] === celName);
+          return entry !== undefined && escapedNames(celName)[0] === celName ? (entry[1]() ?? undefined) : undefined;
         }
-        return fields;
+        const entry = entries.find((e) => escapedNames(e[0])[0] === celName);
+        return entry === undefined ? undefined : (entry[1]() ?? undefined);
       });
     }
     case "string": {
@@ -538,19 +539,34 @@ function unionEntry(a: Entry | undefined, b: Entry | undefined): Entry | undefin
   return { container: a.container, key: union(a.key, b.key), val: union(a.val, b.val) };
 }
 
+/**
+ * A cel-go field path (AstNode.Path), resolved against the rule's schema as it grows. The size estimator skips a
+ * path's first element (the variable) and walks the rest from the rule's node, so a path that starts at an
+ * expression without one (`f(x).y`, the iteration variable of a literal list) resolves from the rule's node too.
+ * `decl` is undefined when the path leaves the schema.
+ */
+interface SchemaPath {
+  decl: Decl | undefined;
+}
+
 interface LocalVar {
-  path: string[] | undefined;
+  name: string;
+  path: SchemaPath | undefined;
   size: Range | undefined;
-  /** The element type of the iteration range. */
   type: CelTypeInfo;
 }
 
-/** A call argument or receiver as cel-go's estimators see it (checker.AstNode). */
-interface ArgNode {
+/** What the coster knows about one expression (cel-go keeps it in maps by expression id). */
+interface Info {
   node: ASTNode | undefined;
-  path: string[] | undefined;
+  cost: Range;
   type: CelTypeInfo;
+  path: SchemaPath | undefined;
+  /** A size computed by the expression itself (calls, comprehensions) or cached from the schema. */
   size: Range | undefined;
+  entry: Entry | undefined;
+  /** The local variable an identifier refers to. */
+  local: LocalVar | undefined;
 }
 
 const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
@@ -579,9 +595,9 @@ const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
 
 function codePointLength(s: string): number {
   let n = s.length;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < s.length - 1; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
         n--;
@@ -596,642 +612,7 @@ function isNegatedLiteral(node: ASTNode): boolean {
   return node.op === "-_" && (node.args as unknown as ASTNode).op === "value";
 }
 
-class Coster {
-  private readonly paths = new Map<ASTNode, string[]>();
-  private readonly sizes = new Map<ASTNode, Range>();
-  private readonly entries = new Map<ASTNode, Entry>();
-  private readonly scopes = new Map<string, LocalVar[]>();
-
-  constructor(private readonly root: Decl | null) {}
-
-  // -- scopes, paths, sizes ------------------------------------------------------------------------------------
-
-  private peek(name: string): LocalVar | undefined {
-    const s = this.scopes.get(name);
-    return s === undefined ? undefined : s[s.length - 1];
-  }
-
-  private push(name: string, v: LocalVar): void {
-    let s = this.scopes.get(name);
-    if (s === undefined) {
-      s = [];
-      this.scopes.set(name, s);
-    }
-    s.push(v);
-  }
-
-  private pop(name: string): void {
-    this.scopes.get(name)?.pop();
-  }
-
-  private getPath(e: ASTNode): string[] | undefined {
-    if (e.op === "id") {
-      const v = this.peek(e.args as unknown as string);
-      if (v !== undefined) return v.path;
-    }
-    return this.paths.get(e);
-  }
-
-  /** apiextensions sizeEstimator.EstimateSize: the path from the rule's node, its first element skipped. */
-  private sizeFromPath(path: string[] | undefined): Range | undefined {
-    if (path === undefined || path.length === 0 || this.root === null) return undefined;
-    let d: Decl | undefined = this.root;
-    for (let i = 1; i < path.length; i++) {
-      const name = path[i]!;
-      if (name === "@items" || name === "@values") d = d.elem;
-      else if (name === "@keys") d = d.key;
-      else d = d.field(name);
-      if (d === undefined) return undefined;
-    }
-    return { min: 0, max: d.maxElements };
-  }
-
-  /** cel-go computeSize. */
-  private computeSize(e: ASTNode): Range | undefined {
-    const cached = this.sizes.get(e);
-    if (cached !== undefined) return cached;
-    const literal = literalSize(e);
-    if (literal !== undefined) return literal;
-    const fromPath = this.sizeFromPath(this.getPath(e));
-    if (fromPath !== undefined) {
-      this.sizes.set(e, fromPath);
-      return fromPath;
-    }
-    if (isScalar(typeOf(e))) return ONE;
-    if (e.op === "id") {
-      const v = this.peek(e.args as unknown as string);
-      if (v?.size !== undefined) return v.size;
-    }
-    return undefined;
-  }
-
-  private sizeOrUnknown(e: ASTNode): Range {
-    return this.computeSize(e) ?? UNKNOWN;
-  }
-
-  private computeEntry(e: ASTNode): Entry | undefined {
-    return this.entries.get(e);
-  }
-
-  private argNode(e: ASTNode): ArgNode {
-    return { node: e, path: this.getPath(e), type: typeOf(e), size: this.computeSize(e) };
-  }
-
-  // -- costs ---------------------------------------------------------------------------------------------------
-
-  cost(e: ASTNode): Range {
-    const a = e.args as unknown;
-    switch (e.op) {
-      case "value":
-        return ZERO;
-      case "id": {
-        const name = a as string;
-        const v = this.peek(name);
-        if (v === undefined) this.paths.set(e, [name]);
-        return ONE;
-      }
-      case ".":
-        return this.costSelect(e);
-      case ".?": {
-        // cel-go `_?._(operand, 'field')`: a call of cost 1.
-        const [operand] = a as [ASTNode, string];
-        return add(this.cost(operand), ONE);
-      }
-      case "[]":
-        return this.costIndex(e);
-      case "[?]": {
-        const [x, i] = a as [ASTNode, ASTNode];
-        return add(add(this.cost(x), this.cost(i)), ONE);
-      }
-      case "list":
-        return this.costList(e);
-      case "map":
-        return this.costMap(e);
-      case "?:": {
-        const [c, t, f] = a as [ASTNode, ASTNode, ASTNode];
-        const cc = this.cost(c);
-        const ct = this.cost(t);
-        const cf = this.cost(f);
-        this.sizes.set(e, union(this.sizeOrUnknown(t), this.sizeOrUnknown(f)));
-        const entry = unionEntry(this.computeEntry(t), this.computeEntry(f));
-        if (entry !== undefined) this.entries.set(e, entry);
-        return add(cc, union(ct, cf));
-      }
-      case "&&":
-      case "||": {
-        const [l, r] = a as [ASTNode, ASTNode];
-        const cl = this.cost(l);
-        const cr = this.cost(r);
-        return { min: cl.min, max: addU(cl.max, cr.max) };
-      }
-      case "!_":
-      case "-_": {
-        const x = a as ASTNode;
-        if (e.op === "-_" && x.op === "value") return ZERO; // a negative literal
-        // cel-go drops an even number of repeated unary operators.
-        if (x.op === e.op && !isNegatedLiteral(x)) return this.cost(x.args as unknown as ASTNode);
-        return add(this.cost(x), ONE);
-      }
-      case "call":
-      case "rcall":
-        return this.costCall(e);
-      default: {
-        const fn = BINARY_FUNCTIONS[e.op];
-        if (fn === undefined) return ZERO;
-        const [l, r] = a as [ASTNode, ASTNode];
-        return this.costFunction(e, fn, undefined, [l, r]);
-      }
-    }
-  }
-
-  private costSelect(e: ASTNode): Range {
-    const [operand, field] = e.args as unknown as [ASTNode, string];
-    let sum = this.cost(operand);
-    const k = typeOf(operand).kind;
-    // Objects and maps cost a selection; operands without a checked type are inside has() (objects or maps).
-    if (k === "map" || k === "struct" || k === "param" || k === "unknown") sum = add(sum, ONE);
-    this.paths.set(e, [...(this.getPath(operand) ?? []), field]);
-    return sum;
-  }
-
-  private costIndex(e: ASTNode): Range {
-    const [x, i] = e.args as unknown as [ASTNode, ASTNode];
-    const cx = this.cost(x);
-    const ci = this.cost(i);
-    const k = typeOf(x).kind;
-    if (k === "list" || k === "map" || k === "dyn") {
-      this.paths.set(e, [...(this.getPath(x) ?? []), k === "list" ? "@items" : "@values"]);
-      const size = this.computeEntry(x)?.val ?? this.computeSize(e);
-      if (size !== undefined) this.sizes.set(e, size);
-    }
-    return add(add(cx, ci), ONE);
-  }
-
-  private costList(e: ASTNode): Range {
-    const elements = e.args as unknown as ASTNode[];
-    let sum = fixed(10);
-    let item: Range = elements.length === 0 ? ZERO : { min: U64, max: 0 };
-    for (const el of elements) {
-      sum = add(sum, this.cost(el));
-      item = union(item, this.sizeOrUnknown(el));
-    }
-    this.entries.set(e, { container: "list", key: ONE, val: item });
-    return sum;
-  }
-
-  private costMap(e: ASTNode): Range {
-    const entries = e.args as unknown as [ASTNode, ASTNode][];
-    let sum = fixed(30);
-    let key: Range = entries.length === 0 ? ZERO : { min: U64, max: 0 };
-    let val: Range = key;
-    for (const [k, v] of entries) {
-      sum = add(sum, this.cost(k));
-      sum = add(sum, this.cost(v));
-      key = union(key, this.sizeOrUnknown(k));
-      val = union(val, this.sizeOrUnknown(v));
-    }
-    this.entries.set(e, { container: "map", key, val });
-    return sum;
-  }
-
-  private costCall(e: ASTNode): Range {
-    let name: string;
-    let target: ASTNode | undefined;
-    let args: ASTNode[];
-    if (e.op === "call") {
-      [name, args] = e.args as unknown as [string, ASTNode[]];
-    } else {
-      [name, target, args] = e.args as unknown as [string, ASTNode, ASTNode[]];
-    }
-    name = ORIGINAL_NAMES.get(name) ?? name;
-    if (target === undefined) {
-      if (name === "has" && args.length === 1) {
-        // A presence test: free (PresenceTestHasCost(false)), only the operand of the selection costs.
-        const arg = args[0]!;
-        return arg.op === "." ? this.cost((arg.args as unknown as [ASTNode])[0]) : this.cost(arg);
-      }
-      if (name === "__has" && args.length === 2) return this.cost(args[0]!);
-      if (name === "dyn" && args.length === 1) {
-        const arg = args[0]!;
-        const c = add(this.cost(arg), ONE);
-        const size = this.computeSize(arg);
-        if (size !== undefined) this.sizes.set(e, size);
-        const entry = this.computeEntry(arg);
-        if (entry !== undefined) this.entries.set(e, entry);
-        return c;
-      }
-    } else {
-      if (MACROS.has(name) && args[0]?.op === "id" && (args.length === 2 || (name === "map" && args.length === 3))) {
-        return this.costComprehension(e, name, target, args);
-      }
-      if (target.op === "id") {
-        const ns = target.args as unknown as string;
-        if (NAMESPACES.has(ns) && this.peek(ns) === undefined) {
-          name = `${ns}.${name}`;
-          target = undefined;
-        }
-      }
-    }
-    return this.costFunction(e, name, target, args);
-  }
-
-  /** cel-go costCall for a function (or operator) with its receiver and arguments. */
-  private costFunction(e: ASTNode, fn: string, target: ASTNode | undefined, args: ASTNode[]): Range {
-    const argCosts: Range[] = [];
-    const argNodes: ArgNode[] = [];
-    for (const a of args) {
-      argCosts.push(this.cost(a));
-      argNodes.push(this.argNode(a));
-    }
-    let sum = ZERO;
-    let targetNode: ArgNode | undefined;
-    if (target !== undefined) {
-      sum = this.cost(target);
-      targetNode = this.argNode(target);
-    }
-    let argSum = ZERO;
-    for (const c of argCosts) argSum = add(argSum, c);
-    const est = this.functionCost(e, fn, targetNode, argNodes, argSum);
-    const size = est.resultSize ?? this.computeSize(e);
-    if (size !== undefined) this.sizes.set(e, size);
-    return add(sum, est.cost);
-  }
-
-  private functionCost(
-    e: ASTNode,
-    fn: string,
-    target: ArgNode | undefined,
-    args: ArgNode[],
-    argSum: Range,
-  ): { cost: Range; resultSize?: Range } {
-    // Overload estimators of the extension libraries (ext/sets.go).
-    if ((fn === "sets.contains" || fn === "sets.intersects" || fn === "sets.equivalent") && args.length === 2) {
-      const f = fn === "sets.equivalent" ? 2 : 1;
-      const c = add(byFactor(mul(sizeEstimate(args[0]!), sizeEstimate(args[1]!)), f), ONE);
-      return { cost: add(c, argSum) };
-    }
-    const k8s = this.kubernetesCallCost(fn, target, args);
-    if (k8s !== undefined) {
-      return k8s.resultSize === undefined
-        ? { cost: add(k8s.cost, argSum) }
-        : { cost: add(k8s.cost, argSum), resultSize: k8s.resultSize };
-    }
-    const builtin = this.builtinCost(e, fn, target, args);
-    if (builtin !== undefined) {
-      return builtin.resultSize === undefined
-        ? { cost: add(builtin.cost, argSum) }
-        : { cost: add(builtin.cost, argSum), resultSize: builtin.resultSize };
-    }
-    return { cost: add(ONE, argSum) };
-  }
-
-  /** Kubernetes' library CostEstimator.EstimateCallCost (by function name, as it does). */
-  private kubernetesCallCost(
-    fn: string,
-    target: ArgNode | undefined,
-    args: ArgNode[],
-  ): { cost: Range; resultSize?: Range } | undefined {
-    switch (fn) {
-      case "isSorted":
-      case "sum":
-      case "max":
-      case "min":
-      case "indexOf":
-      case "lastIndexOf": {
-        if (target === undefined) return undefined;
-        const el = listElementNode(target);
-        if (el !== undefined) {
-          let elCost = ONE;
-          if (el.type.kind === "string" || el.type.kind === "bytes") {
-            elCost = add(elCost, byFactor(this.itemsSize(el), STRING_TRAVERSAL));
-          }
-          return { cost: mul(sizeEstimate(target), elCost) };
-        }
-        return { cost: byFactor(sizeEstimate(target), STRING_TRAVERSAL) };
-      }
-      case "url":
-      case "jsonpatch.escapeKey": {
-        if (args.length !== 1) return undefined;
-        const sz = sizeEstimate(args[0]!);
-        return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
-      }
-      case "lowerAscii":
-      case "upperAscii":
-      case "substring":
-      case "trim": {
-        if (target === undefined) return undefined;
-        const sz = sizeEstimate(target);
-        return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
-      }
-      case "replace":
-        if (target === undefined || args.length < 2) return undefined;
-        return replaceCost(sizeEstimate(target), sizeEstimate(args[0]!), sizeEstimate(args[1]!));
-      case "split": {
-        if (target === undefined) return undefined;
-        const sz = sizeEstimate(target);
-        let max = sz.max;
-        const limit = args[1]?.node;
-        if (limit !== undefined && limit.op === "value" && typeof limit.args === "bigint") {
-          max = Number(BigInt.asUintN(64, limit.args));
-        }
-        return { cost: byFactor(sz, 2 * STRING_TRAVERSAL), resultSize: { min: 0, max } };
-      }
-      case "join": {
-        if (target === undefined) return undefined;
-        let sz = ZERO;
-        const listSize = sizeEstimate(target);
-        const el = listElementNode(target);
-        if (el !== undefined) sz = mul(listSize, this.itemsSize(el));
-        if (args.length > 0) {
-          const sep = sizeEstimate(args[0]!);
-          const minSep = listSize.min > 0 ? listSize.min - 1 : 0;
-          const maxSep = listSize.max > 0 ? listSize.max - 1 : 0;
-          sz = add(sz, mul(sep, { min: minSep, max: maxSep }));
-        }
-        return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
-      }
-      case "find":
-      case "findAll": {
-        if (target === undefined || args.length < 1) return undefined;
-        const sz = sizeEstimate(target);
-        const strCost = byFactor(add(sz, ONE), STRING_TRAVERSAL);
-        const regexCost = byFactor(sizeEstimate(args[0]!), REGEX_LENGTH);
-        return { cost: mul(strCost, regexCost), resultSize: { min: 0, max: sz.max } };
-      }
-      case "cidr":
-      case "isIP":
-      case "isCIDR":
-      case "quantity":
-      case "isQuantity":
-      case "semver":
-      case "isSemver":
-        // Kubernetes only estimates these with a receiver, which the global functions never have.
-        if (target === undefined || args.length < 1) return undefined;
-        return { cost: byFactor(sizeEstimate(args[0]!), STRING_TRAVERSAL) };
-      case "ip":
-        if (target === undefined) return undefined;
-        if (args.length >= 1) return { cost: byFactor(sizeEstimate(args[0]!), STRING_TRAVERSAL) };
-        return { cost: ONE };
-      case "ip.isCanonical":
-        if (target === undefined || args.length < 1) return undefined;
-        return { cost: byFactor(sizeEstimate(args[0]!), 2 * STRING_TRAVERSAL) };
-      case "masked":
-      case "prefixLength":
-      case "family":
-      case "isUnspecified":
-      case "isLoopback":
-      case "isLinkLocalMulticast":
-      case "isLinkLocalUnicast":
-      case "isGlobalUnicast":
-        return { cost: ONE };
-      case "containsIP":
-      case "containsCIDR": {
-        if (target === undefined || args.length < 1) return undefined;
-        const ipSize: Range = { min: 4, max: 16 };
-        let c = byFactor(add(ipSize, ipSize), STRING_TRAVERSAL);
-        if (fn === "containsCIDR") c = add(add(c, byFactor(ipSize, STRING_TRAVERSAL)), ONE);
-        if (args[0]!.type.kind === "string") c = add(c, byFactor(sizeEstimate(args[0]!), STRING_TRAVERSAL));
-        return { cost: c };
-      }
-      case "validate":
-        if (target === undefined || args.length < 1) return undefined;
-        return {
-          cost: byFactor(byFactor(sizeEstimate(args[0]!), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH),
-        };
-      case "format.named":
-      case "sign":
-      case "asInteger":
-      case "isInteger":
-      case "asApproximateFloat":
-      case "isGreaterThan":
-      case "isLessThan":
-      case "compareTo":
-      case "add":
-      case "sub":
-      case "major":
-      case "minor":
-      case "patch":
-      case "getScheme":
-      case "getHostname":
-      case "getHost":
-      case "getPort":
-      case "getEscapedPath":
-      case "getQuery":
-        return { cost: ONE };
-      case "_==_": {
-        if (args.length !== 2) return undefined;
-        const [l, r] = args as [ArgNode, ArgNode];
-        if (l.type.name === "" || l.type.name !== r.type.name) return undefined;
-        switch (l.type.name) {
-          case "net.IP":
-          case "net.CIDR":
-          case "kubernetes.Quantity":
-          case "kubernetes.Semver":
-            return { cost: ONE };
-          case "kubernetes.NamedFormat":
-            return { cost: byFactor({ min: 1, max: MAX_FORMAT_SIZE }, STRING_TRAVERSAL) };
-          case "kubernetes.URL": {
-            // Kubernetes reads the right-hand size twice.
-            const size = r.size ?? ONE;
-            return { cost: byFactor({ min: 1, max: size.max }, STRING_TRAVERSAL) };
-          }
-        }
-        return undefined;
-      }
-    }
-    return undefined;
-  }
-
-  /** The size of a list's element (cel-go itemsNode: the receiver's path plus `@items`, no computed size). */
-  private itemsSize(el: { path: string[] | undefined }): Range {
-    return this.sizeFromPath(el.path) ?? UNKNOWN;
-  }
-
-  /** cel-go functionCost's builtin overloads (size-dependent string, bytes and list operations). */
-  private builtinCost(
-    e: ASTNode,
-    fn: string,
-    target: ArgNode | undefined,
-    args: ArgNode[],
-  ): { cost: Range; resultSize?: Range } | undefined {
-    switch (fn) {
-      case "bytes":
-        if (target === undefined && args.length === 1 && args[0]!.type.kind === "string") {
-          const sz = sizeOrUnknownNode(args[0]!);
-          return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: { min: sz.min, max: mulU(sz.max, 4) } };
-        }
-        return undefined;
-      case "string":
-        if (target === undefined && args.length === 1 && args[0]!.type.kind === "bytes") {
-          const sz = sizeOrUnknownNode(args[0]!);
-          return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: { min: Math.floor(sz.min / 4), max: sz.max } };
-        }
-        return undefined;
-      case "strings.quote":
-        if (args.length === 1) {
-          const sz = sizeOrUnknownNode(args[0]!);
-          return {
-            cost: byFactor(sz, STRING_TRAVERSAL),
-            resultSize: { min: addU(sz.min, 2), max: addU(mulU(sz.max, 2), 2) },
-          };
-        }
-        return undefined;
-      case "startsWith":
-      case "endsWith":
-        if (target !== undefined && target.type.kind === "string" && args.length === 1) {
-          return { cost: byFactor(sizeOrUnknownNode(args[0]!), STRING_TRAVERSAL) };
-        }
-        return undefined;
-      case "matches":
-        if (target !== undefined && args.length === 1) {
-          const strCost = byFactor(add(sizeOrUnknownNode(target), ONE), STRING_TRAVERSAL);
-          const regexCost = byFactor(sizeOrUnknownNode(args[0]!), REGEX_LENGTH);
-          return { cost: mul(strCost, regexCost) };
-        }
-        return undefined;
-      case "contains":
-        if (target !== undefined && target.type.kind === "string" && args.length === 1) {
-          const strCost = byFactor(sizeOrUnknownNode(target), STRING_TRAVERSAL);
-          const subCost = byFactor(sizeOrUnknownNode(args[0]!), STRING_TRAVERSAL);
-          return { cost: mul(strCost, subCost) };
-        }
-        return undefined;
-      case "@in": {
-        const k = args[1]?.type.kind;
-        const inList = k === "list" || k === "dyn";
-        if (!inList) return undefined;
-        const c = byFactor(sizeOrUnknownNode(args[1]!), 1);
-        return { cost: k === "dyn" ? union(c, ONE) : c };
-      }
-      case "_+_": {
-        if (args.length !== 2) return undefined;
-        const [l, r] = args as [ArgNode, ArgNode];
-        const lk = l.type.kind;
-        const rk = r.type.kind;
-        const may = (kind: Kind) => (lk === kind || lk === "dyn") && (rk === kind || rk === "dyn");
-        const sized = may("string") || may("bytes");
-        const list = may("list");
-        const constant = !isVariableSized(lk) && !isVariableSized(rk);
-        if (!sized && !list) return undefined;
-        const resultSize = add(sizeOrUnknownNode(l), sizeOrUnknownNode(r));
-        if (l.node !== undefined && r.node !== undefined) {
-          const entry = unionEntry(this.computeEntry(l.node), this.computeEntry(r.node));
-          if (entry !== undefined) this.entries.set(e, entry);
-        }
-        let cost: Range | undefined;
-        if (sized) cost = byFactor(resultSize, STRING_TRAVERSAL);
-        if (list) cost = cost === undefined ? ONE : union(cost, ONE);
-        if (constant) cost = cost === undefined ? ONE : union(cost, ONE);
-        return { cost: cost!, resultSize };
-      }
-      case "_==_":
-      case "_!=_":
-        if (args.length !== 2) return undefined;
-        return { cost: comparisonCost(args[0]!, args[1]!) };
-      case "_<_":
-      case "_<=_":
-      case "_>_":
-      case "_>=_": {
-        if (args.length !== 2) return undefined;
-        const [l, r] = args as [ArgNode, ArgNode];
-        const lk = l.type.kind;
-        const rk = r.type.kind;
-        const may = (kind: Kind) => (lk === kind || lk === "dyn") && (rk === kind || rk === "dyn");
-        if (!may("string") && !may("bytes")) return undefined;
-        const c = comparisonCost(l, r);
-        const constant = !isVariableSized(lk) && !isVariableSized(rk);
-        return { cost: constant ? union(c, ONE) : c };
-      }
-    }
-    return undefined;
-  }
-
-  /** A macro comprehension (cel-go macro expansions of all, exists, exists_one, map and filter). */
-  private costComprehension(e: ASTNode, macro: string, range: ASTNode, args: ASTNode[]): Range {
-    const iterVar = args[0]!.args as unknown as string;
-    let sum = this.cost(range);
-    const listResult = macro === "map" || macro === "filter";
-    // The accumulator: `[]` for map/filter (cost 10), a bool or int literal otherwise.
-    if (listResult) sum = add(sum, fixed(10));
-    const accuEntry: Entry = { container: "list", key: ONE, val: ZERO };
-
-    const rangeEntry = this.computeEntry(range);
-    const rangeType = typeOf(range);
-    const container = rangeEntry?.container ?? (rangeType.kind === "list" ? "list" : "map");
-    const rangePath = this.getPath(range) ?? [];
-    this.push(iterVar, {
-      path: [...rangePath, container === "list" ? "@items" : "@keys"],
-      size: container === "list" ? rangeEntry?.val : rangeEntry?.key,
-      type: rangeType.params[0] ?? UNKNOWN_TYPE,
-    });
-
-    let loop = 0;
-    let step: Range;
-    let stepEntry: Entry | undefined;
-    switch (macro) {
-      case "all":
-      case "exists": {
-        // @not_strictly_false(__result__) and @not_strictly_false(!__result__); __result__ && p, __result__ || p.
-        loop = macro === "all" ? 2 : 3;
-        const body = this.cost(args[1]!);
-        step = { min: 1, max: addU(1, body.max) };
-        break;
-      }
-      case "exists_one": {
-        // p ? __result__ + 1 : __result__
-        const body = this.cost(args[1]!);
-        step = add(body, union(fixed(2), ONE));
-        break;
-      }
-      case "map": {
-        // __result__ + [f(x)], or p(x) ? __result__ + [f(x)] : __result__
-        const filter = args.length === 3 ? args[1]! : undefined;
-        const transform = args[args.length - 1]!;
-        const cf = filter === undefined ? undefined : this.cost(filter);
-        const ct = this.cost(transform);
-        const append = add(fixed(12), ct);
-        const item = this.sizeOrUnknown(transform);
-        stepEntry = unionEntry(accuEntry, { container: "list", key: ONE, val: item });
-        step = cf === undefined ? append : add(cf, union(append, ONE));
-        if (cf !== undefined) stepEntry = unionEntry(stepEntry, accuEntry);
-        break;
-      }
-      default: {
-        // filter: p(x) ? __result__ + [x] : __result__
-        const body = this.cost(args[1]!);
-        step = add(body, union(fixed(13), ONE));
-        const item = this.iterVarSize(iterVar);
-        stepEntry = unionEntry(unionEntry(accuEntry, { container: "list", key: ONE, val: item }), accuEntry);
-        break;
-      }
-    }
-    this.pop(iterVar);
-
-    // The result: __result__, or __result__ == 1 for exists_one.
-    sum = add(sum, macro === "exists_one" ? fixed(2) : ONE);
-    const rangeCount = this.sizeOrUnknown(range);
-    sum = add(sum, mul(rangeCount, add(step, fixed(loop))));
-    if (listResult) {
-      this.sizes.set(e, rangeCount);
-      if (stepEntry !== undefined) this.entries.set(e, stepEntry);
-    } else {
-      this.sizes.set(e, ONE);
-    }
-    return sum;
-  }
-
-  /** The size of a reference to the current iteration variable (cel-go computeSize of its identifier). */
-  private iterVarSize(name: string): Range {
-    const v = this.peek(name);
-    if (v === undefined) return UNKNOWN;
-    return this.sizeFromPath(v.path) ?? (isScalar(v.type) ? ONE : undefined) ?? v.size ?? UNKNOWN;
-  }
-}
-
-function isVariableSized(k: Kind): boolean {
-  return k === "string" || k === "bytes" || k === "list";
-}
-
+/** cel-go computeExprSize: the size of literals. */
 function literalSize(e: ASTNode): Range | undefined {
   switch (e.op) {
     case "value": {
@@ -1243,7 +624,7 @@ function literalSize(e: ASTNode): Range | undefined {
     case "-_":
       return isNegatedLiteral(e) ? ONE : undefined;
     case "list":
-      return fixed((e.args as unknown as ASTNode[]).length);
+      return fixed((e.args as unknown as unknown[]).length);
     case "map":
       return fixed((e.args as unknown as unknown[]).length);
     default:
@@ -1251,27 +632,42 @@ function literalSize(e: ASTNode): Range | undefined {
   }
 }
 
-function sizeOrUnknownNode(n: ArgNode): Range {
-  return n.size ?? UNKNOWN;
+function isVariableSized(k: Kind): boolean {
+  return k === "string" || k === "bytes" || k === "list";
 }
 
-/** Kubernetes' CostEstimator.sizeEstimate: the computed size, else the schema's, else unknown. */
-function sizeEstimate(n: ArgNode): Range {
-  return n.size ?? UNKNOWN;
+/** cel-go computeSize: a computed size, a literal's, the schema's, 1 for scalars, or a local variable's. */
+function computeSize(info: Info): Range | undefined {
+  if (info.size !== undefined) return info.size;
+  if (info.node !== undefined) {
+    const literal = literalSize(info.node);
+    if (literal !== undefined) return literal;
+  }
+  const decl = info.path?.decl;
+  if (decl !== undefined) {
+    info.size = decl.range;
+    return decl.range;
+  }
+  if (isScalar(info.type)) return ONE;
+  return info.local?.size;
 }
 
-/** cel-go listElementNode: the element of a parameterised type, with the receiver's path plus `@items`. */
-function listElementNode(list: ArgNode): { path: string[] | undefined; type: CelTypeInfo } | undefined {
-  const el = list.type.params[0];
-  if (el === undefined) return undefined;
-  return { path: list.path === undefined ? undefined : [...list.path, "@items"], type: el };
+/** cel-go sizeOrUnknown / Kubernetes sizeEstimate. */
+function sizeOf(info: Info): Range {
+  return computeSize(info) ?? UNKNOWN;
+}
+
+/** The element of a list receiver as Kubernetes' listElementNode sees it: the receiver's path plus `@items`. */
+function listElement(list: Info): { size: Range; type: CelTypeInfo } | undefined {
+  const type = list.type.params[0];
+  if (type === undefined) return undefined;
+  const decl = list.path?.decl?.elem;
+  return { size: decl === undefined ? UNKNOWN : decl.range, type };
 }
 
 /** Size-based equality and string/bytes comparison (cel-go: the smaller of the two max sizes × 0.1). */
-function comparisonCost(l: ArgNode, r: ArgNode): Range {
-  const ls = sizeOrUnknownNode(l);
-  const rs = sizeOrUnknownNode(r);
-  const smallestMax = Math.min(ls.max, rs.max);
+function comparisonCost(l: Info, r: Info): Range {
+  const smallestMax = Math.min(sizeOf(l).max, sizeOf(r).max);
   return byFactor({ min: smallestMax > 0 ? 1 : 0, max: smallestMax }, STRING_TRAVERSAL);
 }
 
@@ -1298,6 +694,736 @@ function replaceCost(sz: Range, toReplace: Range, replaceWith: Range): { cost: R
   return { cost: byFactor(sz, 2 * STRING_TRAVERSAL), resultSize: add(mul(count, replaceWith), retained) };
 }
 
+interface CallEstimate {
+  cost: Range;
+  resultSize?: Range | undefined;
+}
+
+/** Kubernetes' library CostEstimator.EstimateCallCost (by function name, as it does). */
+function kubernetesCallCost(fn: string, target: Info | undefined, args: Info[]): CallEstimate | undefined {
+  switch (fn) {
+    case "isSorted":
+    case "sum":
+    case "max":
+    case "min":
+    case "indexOf":
+    case "lastIndexOf": {
+      if (target === undefined) return undefined;
+      const el = listElement(target);
+      if (el !== undefined) {
+        let elCost = ONE;
+        if (el.type.kind === "string" || el.type.kind === "bytes") {
+          elCost = add(elCost, byFactor(el.size, STRING_TRAVERSAL));
+        }
+        return { cost: mul(sizeOf(target), elCost) };
+      }
+      return { cost: byFactor(sizeOf(target), STRING_TRAVERSAL) };
+    }
+    case "url":
+    case "jsonpatch.escapeKey": {
+      if (args.length !== 1) return undefined;
+      const sz = sizeOf(args[0]!);
+      return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
+    }
+    case "lowerAscii":
+    case "upperAscii":
+    case "substring":
+    case "trim": {
+      if (target === undefined) return undefined;
+      const sz = sizeOf(target);
+      return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
+    }
+    case "replace":
+      if (target === undefined || args.length < 2) return undefined;
+      return replaceCost(sizeOf(target), sizeOf(args[0]!), sizeOf(args[1]!));
+    case "split": {
+      if (target === undefined) return undefined;
+      const sz = sizeOf(target);
+      let max = sz.max;
+      const limit = args[1]?.node;
+      if (limit !== undefined && limit.op === "value" && typeof limit.args === "bigint") {
+        max = Number(BigInt.asUintN(64, limit.args));
+      }
+      return { cost: byFactor(sz, 2 * STRING_TRAVERSAL), resultSize: { min: 0, max } };
+    }
+    case "join": {
+      if (target === undefined) return undefined;
+      let sz = ZERO;
+      const listSize = sizeOf(target);
+      const el = listElement(target);
+      if (el !== undefined) sz = mul(listSize, el.size);
+      if (args.length > 0) {
+        const sep = sizeOf(args[0]!);
+        const minSep = listSize.min > 0 ? listSize.min - 1 : 0;
+        const maxSep = listSize.max > 0 ? listSize.max - 1 : 0;
+        sz = add(sz, mul(sep, { min: minSep, max: maxSep }));
+      }
+      return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
+    }
+    case "find":
+    case "findAll": {
+      if (target === undefined || args.length < 1) return undefined;
+      const sz = sizeOf(target);
+      const strCost = byFactor(add(sz, ONE), STRING_TRAVERSAL);
+      const regexCost = byFactor(sizeOf(args[0]!), REGEX_LENGTH);
+      return { cost: mul(strCost, regexCost), resultSize: { min: 0, max: sz.max } };
+    }
+    case "cidr":
+    case "isIP":
+    case "isCIDR":
+    case "quantity":
+    case "isQuantity":
+    case "semver":
+    case "isSemver":
+      // Kubernetes only estimates these with a receiver, which the global functions never have.
+      if (target === undefined || args.length < 1) return undefined;
+      return { cost: byFactor(sizeOf(args[0]!), STRING_TRAVERSAL) };
+    case "ip":
+      if (target === undefined) return undefined;
+      return args.length >= 1 ? { cost: byFactor(sizeOf(args[0]!), STRING_TRAVERSAL) } : { cost: ONE };
+    case "ip.isCanonical":
+      if (target === undefined || args.length < 1) return undefined;
+      return { cost: byFactor(sizeOf(args[0]!), 2 * STRING_TRAVERSAL) };
+    case "masked":
+    case "prefixLength":
+    case "family":
+    case "isUnspecified":
+    case "isLoopback":
+    case "isLinkLocalMulticast":
+    case "isLinkLocalUnicast":
+    case "isGlobalUnicast":
+      return { cost: ONE };
+    case "containsIP":
+    case "containsCIDR": {
+      if (target === undefined || args.length < 1) return undefined;
+      const ipSize: Range = { min: 4, max: 16 };
+      let c = byFactor(add(ipSize, ipSize), STRING_TRAVERSAL);
+      if (fn === "containsCIDR") c = add(add(c, byFactor(ipSize, STRING_TRAVERSAL)), ONE);
+      if (args[0]!.type.kind === "string") c = add(c, byFactor(sizeOf(args[0]!), STRING_TRAVERSAL));
+      return { cost: c };
+    }
+    case "validate":
+      if (target === undefined || args.length < 1) return undefined;
+      return {
+        cost: byFactor(byFactor(sizeOf(args[0]!), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH),
+      };
+    case "format.named":
+    case "sign":
+    case "asInteger":
+    case "isInteger":
+    case "asApproximateFloat":
+    case "isGreaterThan":
+    case "isLessThan":
+    case "compareTo":
+    case "add":
+    case "sub":
+    case "major":
+    case "minor":
+    case "patch":
+    case "getScheme":
+    case "getHostname":
+    case "getHost":
+    case "getPort":
+    case "getEscapedPath":
+    case "getQuery":
+      return { cost: ONE };
+    case "_==_": {
+      if (args.length !== 2) return undefined;
+      const [l, r] = args as [Info, Info];
+      if (l.type.name === "" || l.type.name !== r.type.name) return undefined;
+      switch (l.type.name) {
+        case "net.IP":
+        case "net.CIDR":
+        case "kubernetes.Quantity":
+        case "kubernetes.Semver":
+          return { cost: ONE };
+        case "kubernetes.NamedFormat":
+          return { cost: byFactor({ min: 1, max: MAX_FORMAT_SIZE }, STRING_TRAVERSAL) };
+        case "kubernetes.URL": {
+          // Kubernetes reads the right-hand size twice.
+          const size = computeSize(r) ?? ONE;
+          return { cost: byFactor({ min: 1, max: size.max }, STRING_TRAVERSAL) };
+        }
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** cel-go functionCost's builtin overloads (size-dependent string, bytes and list operations). */
+function builtinCost(fn: string, target: Info | undefined, args: Info[]): CallEstimate | undefined {
+  switch (fn) {
+    case "bytes":
+      if (target === undefined && args.length === 1 && args[0]!.type.kind === "string") {
+        const sz = sizeOf(args[0]!);
+        return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: { min: sz.min, max: mulU(sz.max, 4) } };
+      }
+      return undefined;
+    case "string":
+      if (target === undefined && args.length === 1 && args[0]!.type.kind === "bytes") {
+        const sz = sizeOf(args[0]!);
+        return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: { min: Math.floor(sz.min / 4), max: sz.max } };
+      }
+      return undefined;
+    case "strings.quote":
+      if (args.length === 1) {
+        const sz = sizeOf(args[0]!);
+        return {
+          cost: byFactor(sz, STRING_TRAVERSAL),
+          resultSize: { min: addU(sz.min, 2), max: addU(mulU(sz.max, 2), 2) },
+        };
+      }
+      return undefined;
+    case "format":
+      // cel-go v0.26 ext strings: the receiver's traversal, no result size.
+      if (target !== undefined && target.type.kind === "string" && args.length === 1) {
+        return { cost: byFactor(sizeOf(target), STRING_TRAVERSAL) };
+      }
+      return undefined;
+    case "startsWith":
+    case "endsWith":
+      if (target !== undefined && target.type.kind === "string" && args.length === 1) {
+        return { cost: byFactor(sizeOf(args[0]!), STRING_TRAVERSAL) };
+      }
+      return undefined;
+    case "matches":
+      if (target !== undefined && args.length === 1) {
+        const strCost = byFactor(add(sizeOf(target), ONE), STRING_TRAVERSAL);
+        const regexCost = byFactor(sizeOf(args[0]!), REGEX_LENGTH);
+        return { cost: mul(strCost, regexCost) };
+      }
+      return undefined;
+    case "contains":
+      if (target !== undefined && target.type.kind === "string" && args.length === 1) {
+        const strCost = byFactor(sizeOf(target), STRING_TRAVERSAL);
+        const subCost = byFactor(sizeOf(args[0]!), STRING_TRAVERSAL);
+        return { cost: mul(strCost, subCost) };
+      }
+      return undefined;
+    case "@in": {
+      const k = args[1]?.type.kind;
+      if (k !== "list" && k !== "dyn") return undefined;
+      const c = byFactor(sizeOf(args[1]!), 1);
+      return { cost: k === "dyn" ? union(c, ONE) : c };
+    }
+    case "_+_": {
+      if (args.length !== 2) return undefined;
+      const [l, r] = args as [Info, Info];
+      const lk = l.type.kind;
+      const rk = r.type.kind;
+      const may = (kind: Kind) => (lk === kind || lk === "dyn") && (rk === kind || rk === "dyn");
+      const sized = may("string") || may("bytes");
+      const list = may("list");
+      if (!sized && !list) return undefined;
+      const resultSize = add(sizeOf(l), sizeOf(r));
+      let cost: Range = sized ? byFactor(resultSize, STRING_TRAVERSAL) : ONE;
+      if (sized && (list || (!isVariableSized(lk) && !isVariableSized(rk)))) cost = union(cost, ONE);
+      return { cost, resultSize };
+    }
+    case "_==_":
+    case "_!=_":
+      if (args.length !== 2) return undefined;
+      return { cost: comparisonCost(args[0]!, args[1]!) };
+    case "_<_":
+    case "_<=_":
+    case "_>_":
+    case "_>=_": {
+      if (args.length !== 2) return undefined;
+      const [l, r] = args as [Info, Info];
+      const lk = l.type.kind;
+      const rk = r.type.kind;
+      const may = (kind: Kind) => (lk === kind || lk === "dyn") && (rk === kind || rk === "dyn");
+      if (!may("string") && !may("bytes")) return undefined;
+      const c = comparisonCost(l, r);
+      return { cost: !isVariableSized(lk) && !isVariableSized(rk) ? union(c, ONE) : c };
+    }
+  }
+  return undefined;
+}
+
+/** A two-variable comprehension recognised in compile.ts's rewrite. */
+interface TwoVariable {
+  macro: "all" | "exists" | "exists_one" | "transformList" | "transformMap" | "transformMapEntry";
+  range: ASTNode;
+  first: string;
+  second: string;
+  filter?: ASTNode | undefined;
+  body: ASTNode;
+}
+
+function callParts(
+  n: ASTNode | undefined,
+): { name: string; target?: ASTNode | undefined; args: ASTNode[] } | undefined {
+  if (n === undefined) return undefined;
+  if (n.op === "call") {
+    const [name, args] = n.args as unknown as [string, ASTNode[]];
+    return { name, args };
+  }
+  if (n.op === "rcall") {
+    const [name, target, args] = n.args as unknown as [string, ASTNode, ASTNode[]];
+    return { name, target, args };
+  }
+  return undefined;
+}
+
+function idName(n: ASTNode | undefined): string | undefined {
+  return n?.op === "id" ? (n.args as unknown as string) : undefined;
+}
+
+/** `cel.bind(k, __e[0], cel.bind(v, __e[1], body))`. */
+function unwrapEntryBinds(n: ASTNode | undefined): { first: string; second: string; body: ASTNode } | undefined {
+  const outer = callParts(n);
+  if (outer?.name !== "bind" || idName(outer.target) !== "cel" || outer.args.length !== 3) return undefined;
+  const inner = callParts(outer.args[2]);
+  if (inner?.name !== "bind" || idName(inner.target) !== "cel" || inner.args.length !== 3) return undefined;
+  const first = idName(outer.args[0]);
+  const second = idName(inner.args[0]);
+  if (first === undefined || second === undefined) return undefined;
+  return { first, second, body: inner.args[2]! };
+}
+
+/** `__entries(x)`, optionally `.filter(__e, <binds>)`: the range and the filter. */
+function entriesRange(n: ASTNode | undefined): { range: ASTNode; filter?: ASTNode } | undefined {
+  const c = callParts(n);
+  if (c === undefined) return undefined;
+  if (c.target === undefined && c.name === "__entries" && c.args.length === 1) return { range: c.args[0]! };
+  if (c.name === "filter" && c.args.length === 2 && idName(c.args[0]) === "__e") {
+    const inner = callParts(c.target);
+    const binds = unwrapEntryBinds(c.args[1]);
+    if (inner?.name === "__entries" && inner.target === undefined && inner.args.length === 1 && binds !== undefined) {
+      return { range: inner.args[0]!, filter: binds.body };
+    }
+  }
+  return undefined;
+}
+
+/** Recognises compile.ts's rewrite of a two-variable comprehension (see twoVariableComprehension there). */
+function twoVariableComprehension(target: ASTNode | undefined, name: string, args: ASTNode[]): TwoVariable | undefined {
+  if (target === undefined) {
+    // __fromEntries(<map of [__e[0], dyn(t)]>) and __mergeMaps(<map of t>)
+    if ((name !== "__fromEntries" && name !== "__mergeMaps") || args.length !== 1) return undefined;
+    const inner = callParts(args[0]);
+    if (inner?.target === undefined) return undefined;
+    const two = twoVariableComprehension(inner.target, inner.name, inner.args);
+    if (two?.macro !== "transformList") return undefined;
+    if (name === "__mergeMaps") return { ...two, macro: "transformMapEntry" };
+    // the transform was [__e[0], dyn(<binds>)]
+    const pair = two.body.op === "list" ? (two.body.args as unknown as ASTNode[]) : [];
+    const dyn = callParts(pair[1]);
+    const binds = dyn?.name === "dyn" && dyn.args.length === 1 ? unwrapEntryBinds(dyn.args[0]) : undefined;
+    return binds === undefined ? undefined : { ...two, macro: "transformMap", body: binds.body };
+  }
+  if (args.length !== 2 || idName(args[0]) !== "__e") return undefined;
+  const range = entriesRange(target);
+  if (range === undefined) return undefined;
+  if (name === "map") {
+    // transformList keeps the pair when the transform is the [__e[0], dyn(...)] of transformMap
+    const binds = unwrapEntryBinds(args[1]);
+    if (binds !== undefined) return { macro: "transformList", ...range, ...binds };
+    const pair = args[1]!.op === "list" ? (args[1]!.args as unknown as ASTNode[]) : [];
+    const dyn = callParts(pair[1]);
+    const inner = dyn?.name === "dyn" && dyn.args.length === 1 ? unwrapEntryBinds(dyn.args[0]) : undefined;
+    if (inner === undefined) return undefined;
+    return { macro: "transformList", ...range, first: inner.first, second: inner.second, body: args[1]! };
+  }
+  if (range.filter !== undefined) return undefined;
+  const binds = unwrapEntryBinds(args[1]);
+  if (binds === undefined) return undefined;
+  if (name === "all" || name === "exists" || name === "exists_one") return { macro: name, ...range, ...binds };
+  return undefined;
+}
+
+class Coster {
+  private readonly locals: LocalVar[] = [];
+
+  constructor(private readonly root: Decl | null) {}
+
+  private peek(name: string): LocalVar | undefined {
+    for (let i = this.locals.length - 1; i >= 0; i--) if (this.locals[i]!.name === name) return this.locals[i];
+    return undefined;
+  }
+
+  /** The path of an expression extended by one step; an expression without a path starts at the rule's node. */
+  private extend(path: SchemaPath | undefined, step: (d: Decl) => Decl | undefined): SchemaPath {
+    if (path === undefined) return { decl: this.root ?? undefined };
+    return { decl: path.decl === undefined ? undefined : step(path.decl) };
+  }
+
+  private info(node: ASTNode, cost: Range, path?: SchemaPath): Info {
+    return { node, cost, type: typeOf(node), path, size: undefined, entry: undefined, local: undefined };
+  }
+
+  visit(e: ASTNode): Info {
+    const a = e.args as unknown;
+    switch (e.op) {
+      case "value":
+        return this.info(e, ZERO);
+      case "id": {
+        const v = this.peek(a as string);
+        if (v === undefined) return this.info(e, ONE, { decl: this.root ?? undefined });
+        const i = this.info(e, ONE, v.path);
+        // The engine types two-variable comprehension variables dyn; cel-go knows their element types.
+        if (v.type.kind !== "unknown") i.type = v.type;
+        i.local = v;
+        return i;
+      }
+      case ".": {
+        const [operand, field] = a as [ASTNode, string];
+        const o = this.visit(operand);
+        const k = o.type.kind;
+        // Objects and maps cost a selection; operands without a checked type are inside has() (objects or maps).
+        const selectCost =
+          k === "map" || k === "struct" || k === "param" || k === "unknown" ? add(o.cost, ONE) : o.cost;
+        return this.info(
+          e,
+          selectCost,
+          this.extend(o.path, (d) => d.field(field)),
+        );
+      }
+      case ".?": {
+        // cel-go `_?._(operand, 'field')`: a call of cost 1.
+        const o = this.visit((a as [ASTNode])[0]);
+        return this.info(e, add(o.cost, ONE));
+      }
+      case "[]":
+        return this.visitIndex(e, a as [ASTNode, ASTNode]);
+      case "[?]": {
+        const [x, i] = a as [ASTNode, ASTNode];
+        return this.info(e, add(add(this.visit(x).cost, this.visit(i).cost), ONE));
+      }
+      case "list": {
+        const elements = a as ASTNode[];
+        let sum = fixed(10);
+        let item: Range = elements.length === 0 ? ZERO : { min: U64, max: 0 };
+        for (const el of elements) {
+          const i = this.visit(el);
+          sum = add(sum, i.cost);
+          item = union(item, sizeOf(i));
+        }
+        const out = this.info(e, sum);
+        out.entry = { container: "list", key: ONE, val: item };
+        return out;
+      }
+      case "map": {
+        const entries = a as [ASTNode, ASTNode][];
+        let sum = fixed(30);
+        let key: Range = entries.length === 0 ? ZERO : { min: U64, max: 0 };
+        let val: Range = key;
+        for (const [k, v] of entries) {
+          const ki = this.visit(k);
+          const vi = this.visit(v);
+          sum = add(add(sum, ki.cost), vi.cost);
+          key = union(key, sizeOf(ki));
+          val = union(val, sizeOf(vi));
+        }
+        const out = this.info(e, sum);
+        out.entry = { container: "map", key, val };
+        return out;
+      }
+      case "?:": {
+        const [c, t, f] = a as [ASTNode, ASTNode, ASTNode];
+        const ci = this.visit(c);
+        const ti = this.visit(t);
+        const fi = this.visit(f);
+        const out = this.info(e, add(ci.cost, union(ti.cost, fi.cost)));
+        out.size = union(sizeOf(ti), sizeOf(fi));
+        out.entry = unionEntry(ti.entry, fi.entry);
+        return out;
+      }
+      case "&&":
+      case "||": {
+        const [l, r] = a as [ASTNode, ASTNode];
+        const li = this.visit(l);
+        const ri = this.visit(r);
+        return this.info(e, { min: li.cost.min, max: addU(li.cost.max, ri.cost.max) });
+      }
+      case "!_":
+      case "-_": {
+        const x = a as ASTNode;
+        if (e.op === "-_" && x.op === "value") return this.info(e, ZERO); // a negative literal
+        // cel-go drops an even number of repeated unary operators.
+        if (x.op === e.op && !isNegatedLiteral(x)) {
+          const inner = this.visit(x.args as unknown as ASTNode);
+          return this.info(e, inner.cost);
+        }
+        return this.info(e, add(this.visit(x).cost, ONE));
+      }
+      case "call":
+      case "rcall":
+        return this.visitCall(e);
+      default: {
+        const fn = BINARY_FUNCTIONS[e.op];
+        if (fn === undefined) return this.info(e, ZERO);
+        return this.visitFunction(e, fn, undefined, a as ASTNode[]);
+      }
+    }
+  }
+
+  private visitIndex(e: ASTNode, [x, i]: [ASTNode, ASTNode]): Info {
+    const xi = this.visit(x);
+    const ii = this.visit(i);
+    const out = this.info(e, add(add(xi.cost, ii.cost), ONE));
+    const k = xi.type.kind;
+    if (k === "list" || k === "map" || k === "dyn") {
+      out.path = this.extend(xi.path, (d) => d.elem);
+      out.size = xi.entry?.val ?? computeSize(out);
+    }
+    return out;
+  }
+
+  private visitCall(e: ASTNode): Info {
+    let name: string;
+    let target: ASTNode | undefined;
+    let args: ASTNode[];
+    if (e.op === "call") {
+      [name, args] = e.args as unknown as [string, ASTNode[]];
+    } else {
+      [name, target, args] = e.args as unknown as [string, ASTNode, ASTNode[]];
+    }
+    name = ORIGINAL_NAMES.get(name) ?? name;
+    const two = twoVariableComprehension(e.op === "call" ? undefined : target, name, args);
+    if (two !== undefined) return this.visitTwoVariable(e, two);
+    if (target === undefined) {
+      if (name === "__entries" && args.length === 1) {
+        // Outside the patterns below: the entries of a list or map stand for the list or map itself.
+        const arg = this.visit(args[0]!);
+        const out = this.info(e, arg.cost, arg.path);
+        out.size = computeSize(arg);
+        out.entry = arg.entry;
+        return out;
+      }
+      if (name === "has" && args.length === 1) {
+        // A presence test: free (PresenceTestHasCost(false)), only the operand of the selection costs.
+        const arg = args[0]!;
+        const operand = arg.op === "." ? (arg.args as unknown as [ASTNode])[0] : arg;
+        return this.info(e, this.visit(operand).cost);
+      }
+      if (name === "__has" && args.length === 2) return this.info(e, this.visit(args[0]!).cost);
+      if (name === "dyn" && args.length === 1) {
+        const arg = this.visit(args[0]!);
+        const out = this.info(e, add(arg.cost, ONE));
+        out.size = computeSize(arg);
+        out.entry = arg.entry;
+        return out;
+      }
+    } else {
+      if (MACROS.has(name) && args[0]?.op === "id" && (args.length === 2 || (name === "map" && args.length === 3))) {
+        return this.visitComprehension(e, name, target, args);
+      }
+      if (name === "bind" && target.op === "id" && target.args === "cel" && args.length === 3) {
+        // Only compile.ts's rewrites bind (user rules may not): the variable takes the value's path and size.
+        const [id, init, body] = args as [ASTNode, ASTNode, ASTNode];
+        const i = this.visit(init);
+        this.locals.push({
+          name: id.args as unknown as string,
+          path: i.path,
+          size: computeSize(i),
+          type: UNKNOWN_TYPE,
+        });
+        const b = this.visit(body);
+        this.locals.pop();
+        return this.info(e, add(i.cost, b.cost));
+      }
+      if (target.op === "id") {
+        const ns = target.args as unknown as string;
+        if (NAMESPACES.has(ns) && this.peek(ns) === undefined) {
+          name = `${ns}.${name}`;
+          target = undefined;
+        }
+      }
+    }
+    return this.visitFunction(e, name, target, args);
+  }
+
+  /** cel-go costCall for a function (or operator) with its receiver and arguments. */
+  private visitFunction(e: ASTNode, fn: string, target: ASTNode | undefined, args: ASTNode[]): Info {
+    const argInfos: Info[] = [];
+    let argSum = ZERO;
+    for (const a of args) {
+      // compile.ts wraps format() list elements in dyn() for the engine; cel-go sees them bare.
+      const i = fn === "format" && a.op === "list" ? this.visitFormatList(a) : this.visit(a);
+      argInfos.push(i);
+      argSum = add(argSum, i.cost);
+    }
+    let sum = ZERO;
+    let targetInfo: Info | undefined;
+    if (target !== undefined) {
+      targetInfo = this.visit(target);
+      sum = targetInfo.cost;
+    }
+    let est: CallEstimate;
+    if ((fn === "sets.contains" || fn === "sets.intersects" || fn === "sets.equivalent") && argInfos.length === 2) {
+      // Overload estimators of the sets extension (ext/sets.go).
+      const f = fn === "sets.equivalent" ? 2 : 1;
+      est = { cost: add(byFactor(mul(sizeOf(argInfos[0]!), sizeOf(argInfos[1]!)), f), ONE) };
+    } else {
+      est = kubernetesCallCost(fn, targetInfo, argInfos) ?? builtinCost(fn, targetInfo, argInfos) ?? { cost: ONE };
+    }
+    const out = this.info(e, add(sum, add(est.cost, argSum)));
+    if (fn === "_+_" && argInfos.length === 2) out.entry = unionEntry(argInfos[0]!.entry, argInfos[1]!.entry);
+    out.size = est.resultSize ?? computeSize(out);
+    return out;
+  }
+
+  /** A format() argument list whose elements compile.ts wrapped in dyn(). */
+  private visitFormatList(list: ASTNode): Info {
+    const elements = list.args as unknown as ASTNode[];
+    let sum = fixed(10);
+    let item: Range = elements.length === 0 ? ZERO : { min: U64, max: 0 };
+    for (const el of elements) {
+      const inner = el.op === "call" && (el.args as unknown as [string, ASTNode[]])[0] === "dyn" ? el : undefined;
+      const i = this.visit(inner === undefined ? el : (inner.args as unknown as [string, ASTNode[]])[1][0]!);
+      sum = add(sum, i.cost);
+      item = union(item, sizeOf(i));
+    }
+    const out = this.info(list, sum);
+    out.entry = { container: "list", key: ONE, val: item };
+    return out;
+  }
+
+  /**
+   * A two-variable comprehension (cel-go ext.TwoVarComprehensions), which compile.ts rewrites onto `__entries()`:
+   * costed like cel-go's expansion, with the first variable on the index (lists) or key (maps) and the second on the
+   * value.
+   */
+  private visitTwoVariable(e: ASTNode, c: TwoVariable): Info {
+    const r = this.visit(c.range);
+    let sum = r.cost;
+    if (c.macro === "transformList") sum = add(sum, fixed(10));
+    else if (c.macro === "transformMap" || c.macro === "transformMapEntry") sum = add(sum, fixed(30));
+    const isList = (r.entry?.container ?? (r.type.kind === "list" ? "list" : "map")) === "list";
+    this.locals.push({
+      name: c.first,
+      // `@indices` is no schema path; map keys have the key's size
+      path: this.extend(r.path, isList ? () => undefined : (d) => d.key),
+      size: r.entry?.key,
+      type: isList ? parseTypeName("int") : (r.type.params[0] ?? UNKNOWN_TYPE),
+    });
+    this.locals.push({
+      name: c.second,
+      path: this.extend(r.path, (d) => d.elem),
+      size: r.entry?.val,
+      type: (isList ? r.type.params[0] : r.type.params[1]) ?? UNKNOWN_TYPE,
+    });
+    let loop = 0;
+    let step: Range;
+    let stepEntry: Entry | undefined;
+    const filter = c.filter === undefined ? undefined : this.visit(c.filter).cost;
+    const body = this.visit(c.body);
+    switch (c.macro) {
+      case "all":
+      case "exists":
+        loop = c.macro === "all" ? 2 : 3;
+        step = { min: 1, max: addU(1, body.cost.max) };
+        break;
+      case "exists_one":
+        step = add(body.cost, union(fixed(2), ONE));
+        break;
+      case "transformList":
+        // __result__ + [t], or f ? __result__ + [t] : __result__
+        step = add(fixed(12), body.cost);
+        stepEntry = { container: "list", key: ONE, val: union(ZERO, sizeOf(body)) };
+        break;
+      default:
+        // cel.@mapInsert(__result__, k, t) or cel.@mapInsert(__result__, t), or f ? ... : __result__
+        step = add(fixed(c.macro === "transformMap" ? 3 : 2), body.cost);
+        break;
+    }
+    if (filter !== undefined) step = add(filter, union(step, ONE));
+    this.locals.pop();
+    this.locals.pop();
+    sum = add(sum, c.macro === "exists_one" ? fixed(2) : ONE);
+    const rangeCount = sizeOf(r);
+    sum = add(sum, mul(rangeCount, add(step, fixed(loop))));
+    const out = this.info(e, sum);
+    if (c.macro.startsWith("transform")) {
+      out.size = rangeCount;
+      out.entry = stepEntry;
+    } else {
+      out.size = ONE;
+    }
+    return out;
+  }
+
+  /** A macro comprehension (cel-go macro expansions of all, exists, exists_one, map and filter). */
+  private visitComprehension(e: ASTNode, macro: string, range: ASTNode, args: ASTNode[]): Info {
+    const iterVar = args[0]!.args as unknown as string;
+    const r = this.visit(range);
+    let sum = r.cost;
+    const listResult = macro === "map" || macro === "filter";
+    // The accumulator: `[]` for map/filter (cost 10), a bool or int literal otherwise.
+    if (listResult) sum = add(sum, fixed(10));
+    const accuEntry: Entry = { container: "list", key: ONE, val: ZERO };
+
+    const isList = (r.entry?.container ?? (r.type.kind === "list" ? "list" : "map")) === "list";
+    const v: LocalVar = {
+      name: iterVar,
+      path: this.extend(r.path, isList ? (d) => d.elem : (d) => d.key),
+      size: isList ? r.entry?.val : r.entry?.key,
+      type: r.type.params[0] ?? UNKNOWN_TYPE,
+    };
+    this.locals.push(v);
+
+    let loop = 0;
+    let step: Range;
+    let stepEntry: Entry | undefined;
+    switch (macro) {
+      case "all":
+      case "exists": {
+        // @not_strictly_false(__result__) and @not_strictly_false(!__result__); __result__ && p, __result__ || p.
+        loop = macro === "all" ? 2 : 3;
+        const body = this.visit(args[1]!).cost;
+        step = { min: 1, max: addU(1, body.max) };
+        break;
+      }
+      case "exists_one":
+        // p ? __result__ + 1 : __result__
+        step = add(this.visit(args[1]!).cost, union(fixed(2), ONE));
+        break;
+      case "map": {
+        // __result__ + [f(x)], or p(x) ? __result__ + [f(x)] : __result__
+        const filter = args.length === 3 ? this.visit(args[1]!).cost : undefined;
+        const transform = this.visit(args[args.length - 1]!);
+        const append = add(fixed(12), transform.cost);
+        stepEntry = unionEntry(accuEntry, { container: "list", key: ONE, val: sizeOf(transform) });
+        step = filter === undefined ? append : add(filter, union(append, ONE));
+        if (filter !== undefined) stepEntry = unionEntry(stepEntry, accuEntry);
+        break;
+      }
+      default: {
+        // filter: p(x) ? __result__ + [x] : __result__
+        step = add(this.visit(args[1]!).cost, union(fixed(13), ONE));
+        const x: Info = {
+          node: undefined,
+          cost: ONE,
+          type: v.type,
+          path: v.path,
+          size: undefined,
+          entry: undefined,
+          local: v,
+        };
+        stepEntry = unionEntry(unionEntry(accuEntry, { container: "list", key: ONE, val: sizeOf(x) }), accuEntry);
+        break;
+      }
+    }
+    this.locals.pop();
+
+    // The result: __result__, or __result__ == 1 for exists_one.
+    sum = add(sum, macro === "exists_one" ? fixed(2) : ONE);
+    const rangeCount = sizeOf(r);
+    sum = add(sum, mul(rangeCount, add(step, fixed(loop))));
+    const out = this.info(e, sum);
+    if (listResult) {
+      out.size = rangeCount;
+      out.entry = stepEntry;
+    } else {
+      out.size = ONE;
+    }
+    return out;
+  }
+}
+
 /** Options of estimateCost. */
 export interface EstimateOptions {
   /** The node is the schema root or an embedded resource (its `self` has apiVersion, kind and metadata). */
@@ -1305,10 +1431,11 @@ export interface EstimateOptions {
 }
 
 /**
- * Estimates the cost of one type-checked rule or messageExpression AST (after compile.ts's has() rewrite and
- * method renames, before the evaluation hooks), as `env.EstimateCost` does in kube-apiserver. `self` is the
- * schema node that carries the rule. Returns the [min, max] cost; Kubernetes checks `max`.
+ * Estimates the cost of one type-checked rule or messageExpression AST (after compile.ts's source rewrites and
+ * method renames; the evaluation hooks installed afterwards do not matter), as `env.EstimateCost` does in
+ * kube-apiserver. `self` is the schema node that carries the rule. Returns the [min, max] cost; Kubernetes checks
+ * `max` (multiplied by the cardinality for rules, see ruleCost).
  */
 export function estimateCost(ast: ASTNode, self: SchemaNode, opts: EstimateOptions = {}): CostEstimate {
-  return new Coster(declOf(self, opts.isResourceRoot === true)).cost(ast);
+  return new Coster(declOf(self, opts.isResourceRoot === true)).visit(ast).cost;
 }
