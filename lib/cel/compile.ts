@@ -8,6 +8,16 @@
 import type { FieldErrorType } from "../field/error.js";
 import type { CompileIssue, SchemaNode, ValidationRule } from "../schema/structural.js";
 import {
+  type Cardinality,
+  childCardinality,
+  estimateCost,
+  messageExpressionCostIssue,
+  ROOT_CARDINALITY,
+  ruleCost,
+  ruleCostIssue,
+  SchemaCostTotal,
+} from "./cost.js";
+import {
   type ASTNode,
   applyCelGoLogicalOperators,
   applyListOperators,
@@ -272,20 +282,21 @@ export function normaliseFieldPath(fieldPath: string, node: SchemaNode): string 
 export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVersionProgram {
   const nodes = new Map<SchemaNode, NodeRules>();
   const relevant = new Set<SchemaNode>();
-  const withRules: { node: SchemaNode; isRoot: boolean }[] = [];
+  const withRules: { node: SchemaNode; isRoot: boolean; cardinality: Cardinality }[] = [];
   const seen = new Set<SchemaNode>();
-  const collect = (n: SchemaNode, isRoot: boolean): boolean => {
+  const collect = (n: SchemaNode, isRoot: boolean, cardinality: Cardinality): boolean => {
     if (seen.has(n)) return relevant.has(n);
     seen.add(n);
     let has = n.validations.length > 0;
-    if (has) withRules.push({ node: n, isRoot });
-    if (n.properties !== null) for (const p of n.properties.values()) if (collect(p, false)) has = true;
-    if (n.additionalProperties !== null && collect(n.additionalProperties, false)) has = true;
-    if (n.items !== null && collect(n.items, false)) has = true;
+    if (has) withRules.push({ node: n, isRoot, cardinality });
+    const cc = childCardinality(n, cardinality);
+    if (n.properties !== null) for (const p of n.properties.values()) if (collect(p, false, cc)) has = true;
+    if (n.additionalProperties !== null && collect(n.additionalProperties, false, cc)) has = true;
+    if (n.items !== null && collect(n.items, false, cc)) has = true;
     if (has) relevant.add(n);
     return has;
   };
-  collect(root, true);
+  collect(root, true, ROOT_CARDINALITY);
   if (withRules.length === 0) return { nodes, relevant, ruleCount: 0 };
 
   const env = kubernetesBaseEnvironment().clone();
@@ -294,7 +305,9 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
   for (const { node, isRoot } of withRules) types.set(node, registry.typeOf(node, isRoot));
 
   let ruleCount = 0;
-  for (const { node } of withRules) {
+  const costTotal = new SchemaCostTotal();
+  for (const { node, isRoot, cardinality } of withRules) {
+    const resourceRoot = isRoot || node.embeddedResource;
     const selfType = types.get(node) ?? null;
     const compiled: CompiledRule[] = [];
     const envs = new Map<boolean, Environment>();
@@ -382,6 +395,15 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
         fail("rule", `Invalid value: ${ruleJson(rule)}: cel expression must evaluate to a bool`);
         return;
       }
+      const cost = ruleCost(
+        estimateCost(program.ast, node, { isResourceRoot: resourceRoot }).max,
+        node,
+        cardinality,
+        resourceRoot,
+      );
+      const costIssue = ruleCostIssue(cost);
+      if (costIssue !== undefined) fail("rule", costIssue);
+      costTotal.observe(`${at}.rule`, cost);
       applyCelGoLogicalOperators(program.ast);
       applyListOperators(program.ast, KUBERNETES_LIST_OPERATORS);
       const usesOldSelf = referencesIdentifier(program.ast, "oldSelf");
@@ -422,6 +444,10 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
                 `Invalid value: ${ruleJson(rule)}: messageExpression must evaluate to a string`,
               );
             } else {
+              const messageCost = estimateCost(mp.ast, node, { isResourceRoot: resourceRoot }).max;
+              const messageCostIssue = messageExpressionCostIssue(messageCost);
+              if (messageCostIssue !== undefined) fail("messageExpression", messageCostIssue);
+              costTotal.observe(`${at}.messageExpression`, messageCost);
               applyCelGoLogicalOperators(mp.ast);
               c.messageProgram = mp;
             }
@@ -437,6 +463,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
     });
     if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
   }
+  issues.push(...costTotal.issues());
   return { nodes, relevant, ruleCount };
 }
 

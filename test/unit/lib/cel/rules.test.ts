@@ -84,7 +84,7 @@ describe("CEL rules on a CRD", () => {
     {
       name: "messageExpression is used when it yields a one-line string",
       rules: [
-        { rule: "self.replicas >= self.min", message: "static", messageExpression: "'need ' + string(self.min)" },
+        { rule: "self.replicas >= self.min", message: "static", messageExpression: "'need %d'.format([self.min])" },
       ],
       spec: { replicas: 1, min: 2 },
       want: ["FieldValueInvalid spec: Invalid value: need 2"],
@@ -232,7 +232,7 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("stops at the per-call cost limit with Kubernetes' message", async () => {
-    const set = await bundleWith({ items: { type: "array", items: { type: "integer" } } }, [
+    const set = await bundleWith({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
       { rule: "self.items.all(a, self.items.all(b, a + b >= -1))", message: "pairs" },
     ]);
     const items = Array.from({ length: 600 }, (_, i) => i);
@@ -289,6 +289,20 @@ describe("CEL rules on a CRD", () => {
       ],
     };
     expect(causes(set, changed, old).errors).toEqual(["FieldValueInvalid spec: Invalid value: ports are immutable"]);
+  });
+
+  it("rejects a rule whose estimated cost exceeds the budget, with Kubernetes' message", async () => {
+    const rule = { rule: "self.items.all(a, self.items.all(b, a + b >= -1))", message: "pairs" };
+    const expensive = await bundleWith({ items: { type: "array", maxItems: 1200, items: { type: "integer" } } }, [
+      rule,
+    ]);
+    expect(expensive.failures.map((f) => `${f.path}: ${f.message}`)).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.008720x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+    ]);
+    const affordable = await bundleWith({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
+      rule,
+    ]);
+    expect(affordable.failures).toEqual([]);
   });
 
   it("reports rules that do not compile as policy failures", async () => {
