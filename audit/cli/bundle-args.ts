@@ -33,6 +33,8 @@ export interface ResolvedWebhookConfigConfig {
   timeoutSeconds: number;
   /** metadata.name of the ValidatingWebhookConfiguration; default "tollgate". */
   name: string;
+  /** Namespaces left out through a namespaceSelector; default ["kube-system"]; empty: no selector. */
+  excludeNamespaces: readonly string[];
   format: WebhookConfigFormat;
   s3: Readonly<BundleS3Options>;
 }
@@ -70,8 +72,9 @@ Examples:
 const WEBHOOK_HELP_FOOTER = `
 Prints a ValidatingWebhookConfiguration (admissionregistration.k8s.io/v1) whose rules match exactly the kinds the
 bundle covers: one rule per API group, scope and set of resources, with the versions that share them; CREATE and
-UPDATE; the status subresource for kinds that validate it. admissionReviewVersions ["v1"], sideEffects None,
-matchPolicy Equivalent. The bundle's digest is recorded in the tollgate.dev/bundle-digest annotation.
+UPDATE of the resources, and UPDATE of the status subresource for kinds that validate it. admissionReviewVersions
+["v1"], sideEffects None, matchPolicy Equivalent, and a namespaceSelector leaving out kube-system (--exclude-namespaces).
+The bundle's digest is recorded in the tollgate.dev/bundle-digest annotation.
 
 --url is the full https URL of the webhook's POST /validate (the API Gateway stage URL followed by /validate).
 Kinds whose policy failed to compile and whose resource name is unknown are left out, with a warning.
@@ -141,6 +144,11 @@ export function defineBundleCommands(
       `seconds the API server waits for an answer, 1 to 30 (default ${DEFAULT_TIMEOUT_SECONDS})`,
     )
     .option("--name <name>", "metadata.name of the ValidatingWebhookConfiguration", "tollgate")
+    .option(
+      "--exclude-namespaces <list>",
+      'comma-separated namespaces the webhook never sees (namespaceSelector); "" for none',
+      "kube-system",
+    )
     .addOption(new Option("-o, --output <format>", "output format: yaml or json").default("yaml"))
     .addOption(s3Endpoint())
     .addHelpText("after", WEBHOOK_HELP_FOOTER)
@@ -159,6 +167,12 @@ function resolveWebhookConfig(opts: Record<string, unknown>): Readonly<ResolvedW
     url,
     timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
     name: typeof opts.name === "string" ? opts.name : "tollgate",
+    excludeNamespaces: Object.freeze(
+      String(opts.excludeNamespaces ?? "")
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== ""),
+    ),
     format: "yaml",
     s3: s3Options(opts),
   };

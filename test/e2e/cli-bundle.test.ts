@@ -135,6 +135,9 @@ describe("tollgate webhook-config", () => {
         {
           name: "validate.tollgate.dev",
           clientConfig: { url: URL_OK },
+          namespaceSelector: {
+            matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }],
+          },
           rules: [
             {
               apiGroups: ["demo.tollgate.dev"],
@@ -147,7 +150,14 @@ describe("tollgate webhook-config", () => {
               apiGroups: ["demo.tollgate.dev"],
               apiVersions: ["v1alpha1"],
               operations: ["CREATE", "UPDATE"],
-              resources: ["rollouts", "widgets", "widgets/status"],
+              resources: ["rollouts", "widgets"],
+              scope: "Namespaced",
+            },
+            {
+              apiGroups: ["demo.tollgate.dev"],
+              apiVersions: ["v1alpha1"],
+              operations: ["UPDATE"],
+              resources: ["widgets/status"],
               scope: "Namespaced",
             },
             {
@@ -194,6 +204,18 @@ describe("tollgate webhook-config", () => {
     const a = JSON.parse(r.stdout);
     const b = JSON.parse(fromFolder.stdout);
     expect(a.webhooks[0].failurePolicy).toBe("Ignore");
+    const none = await tollgate([
+      "webhook-config",
+      "--bundle",
+      out,
+      "--url",
+      URL_OK,
+      "--exclude-namespaces",
+      "",
+      "-o",
+      "json",
+    ]);
+    expect(JSON.parse(none.stdout).webhooks[0].namespaceSelector).toBeUndefined();
     expect(a.webhooks[0].rules).toEqual(b.webhooks[0].rules);
     expect(a.metadata).toEqual(b.metadata);
   });

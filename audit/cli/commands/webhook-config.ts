@@ -38,41 +38,45 @@ export async function runWebhookConfig(
 /**
  * The rules for a set of covered kinds. For each API group and scope, versions that serve the same resources share
  * one rule (a rule matches every combination of its groups, versions and resources, so only versions with identical
- * resource sets can share one without matching a kind the bundle does not cover). Resources are the plural, and
- * `<plural>/<subresource>` for each subresource the kind validates (status). Operations CREATE and UPDATE.
+ * resource sets can share one without matching a kind the bundle does not cover). The main resources (plurals) are
+ * matched on CREATE and UPDATE; `<plural>/status`, for kinds that validate their status subresource, on UPDATE
+ * (the API server serves status writes as updates only), in rules of their own.
  */
 export function webhookRules(kinds: readonly CoveredKind[]): WebhookRule[] {
-  const byGroupScope = new Map<string, Map<string, Set<string>>>();
+  const byGroupScope = new Map<string, Map<string, { main: Set<string>; sub: Set<string> }>>();
   for (const k of kinds) {
     const gs = `${k.group}\0${k.scope}`;
-    const versions = byGroupScope.get(gs) ?? new Map<string, Set<string>>();
-    const resources = versions.get(k.version) ?? new Set<string>();
-    resources.add(k.plural);
-    for (const s of k.subresources ?? []) resources.add(`${k.plural}/${s}`);
+    const versions = byGroupScope.get(gs) ?? new Map<string, { main: Set<string>; sub: Set<string> }>();
+    const resources = versions.get(k.version) ?? { main: new Set<string>(), sub: new Set<string>() };
+    resources.main.add(k.plural);
+    for (const s of k.subresources ?? []) resources.sub.add(`${k.plural}/${s}`);
     versions.set(k.version, resources);
     byGroupScope.set(gs, versions);
   }
   const rules: WebhookRule[] = [];
   for (const [gs, versions] of [...byGroupScope].sort((a, b) => compare(a[0], b[0]))) {
     const [group, scope] = gs.split("\0") as [string, "Namespaced" | "Cluster"];
-    const bySet = new Map<string, { versions: string[]; resources: string[] }>();
-    for (const [version, resources] of versions) {
-      const sorted = [...resources].sort(compare);
-      const key = sorted.join("\0");
-      const entry = bySet.get(key) ?? { versions: [], resources: sorted };
-      entry.versions.push(version);
-      bySet.set(key, entry);
-    }
-    const entries = [...bySet.values()].map((e) => ({ ...e, versions: e.versions.sort(compare) }));
-    entries.sort((a, b) => compare(a.versions[0]!, b.versions[0]!));
-    for (const e of entries) {
-      rules.push({
-        apiGroups: [group],
-        apiVersions: e.versions,
-        operations: ["CREATE", "UPDATE"],
-        resources: e.resources,
-        scope,
-      });
+    for (const part of ["main", "sub"] as const) {
+      const bySet = new Map<string, { versions: string[]; resources: string[] }>();
+      for (const [version, resources] of versions) {
+        const sorted = [...resources[part]].sort(compare);
+        if (sorted.length === 0) continue;
+        const key = sorted.join("\0");
+        const entry = bySet.get(key) ?? { versions: [], resources: sorted };
+        entry.versions.push(version);
+        bySet.set(key, entry);
+      }
+      const entries = [...bySet.values()].map((e) => ({ ...e, versions: e.versions.sort(compare) }));
+      entries.sort((a, b) => compare(a.versions[0]!, b.versions[0]!));
+      for (const e of entries) {
+        rules.push({
+          apiGroups: [group],
+          apiVersions: e.versions,
+          operations: part === "main" ? ["CREATE", "UPDATE"] : ["UPDATE"],
+          resources: e.resources,
+          scope,
+        });
+      }
     }
   }
   return rules;
@@ -81,7 +85,7 @@ export function webhookRules(kinds: readonly CoveredKind[]): WebhookRule[] {
 /** The ValidatingWebhookConfiguration object, and the failed kinds no rule could be written for. */
 export function webhookConfiguration(
   policySet: PolicySet,
-  config: Pick<ResolvedWebhookConfigConfig, "url" | "failurePolicy" | "timeoutSeconds" | "name">,
+  config: Pick<ResolvedWebhookConfigConfig, "url" | "failurePolicy" | "timeoutSeconds" | "name" | "excludeNamespaces">,
 ): { object: Record<string, unknown>; unregistered: string[] } {
   const covered = new Set(policySet.kinds.map((k) => `${k.group}/${k.version}/${k.kind}`));
   const unregistered = new Set<string>();
@@ -100,6 +104,17 @@ export function webhookConfiguration(
       {
         name: WEBHOOK_NAME,
         clientConfig: { url: config.url },
+        ...(config.excludeNamespaces.length === 0
+          ? {}
+          : {
+              // Namespaced objects of these namespaces never reach the webhook, so a broken webhook cannot block the
+              // cluster's own objects (cluster-scoped objects are not filtered by a namespaceSelector).
+              namespaceSelector: {
+                matchExpressions: [
+                  { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [...config.excludeNamespaces] },
+                ],
+              },
+            }),
         rules: webhookRules(policySet.kinds),
         failurePolicy: config.failurePolicy ?? policySet.config.failurePolicy,
         matchPolicy: "Equivalent",

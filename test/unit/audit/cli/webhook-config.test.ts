@@ -47,12 +47,18 @@ describe("webhookRules", () => {
       name: "the status subresource where the kind validates it",
       kinds: [kind("g.example.com", "v1", "A", { subresources: ["status"] }), kind("g.example.com", "v2", "A")],
       want: [
-        { apiGroups: ["g.example.com"], apiVersions: ["v1"], resources: ["as", "as/status"], scope: "Namespaced" },
-        { apiGroups: ["g.example.com"], apiVersions: ["v2"], resources: ["as"], scope: "Namespaced" },
+        { apiGroups: ["g.example.com"], apiVersions: ["v1", "v2"], resources: ["as"], scope: "Namespaced" },
+        {
+          apiGroups: ["g.example.com"],
+          apiVersions: ["v1"],
+          resources: ["as/status"],
+          scope: "Namespaced",
+          operations: ["UPDATE"],
+        },
       ],
     },
     { name: "no kinds, no rules", kinds: [], want: [] },
   ])("$name", ({ kinds, want }) => {
-    expect(webhookRules(kinds)).toEqual(want.map((r) => ({ ...r, operations: ["CREATE", "UPDATE"] })));
+    expect(webhookRules(kinds)).toEqual(want.map((r) => ({ operations: ["CREATE", "UPDATE"], ...r })));
   });
 });
