@@ -206,7 +206,7 @@ function cIdentifier(id: string, max: number): FormatProblem[] {
 }
 
 /**
- * The formats validation-gen supports (`k8s-ip` is documented upstream but not implemented: a generation error).
+ * The formats validation-gen supports (`k8s-ip` is documented upstream, but validation-gen rejects it: a generation error).
  * Each maps a value to its problems, in upstream's order.
  */
 export const FORMATS: Readonly<Record<string, (value: string) => FormatProblem[]>> = {
