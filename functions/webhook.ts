@@ -1,5 +1,6 @@
 /**
- * The webhook Lambda (API Gateway REST payload v1 and HTTP API payload v2):
+ * The webhook's request handling (API Gateway REST payload v1 and HTTP API payload v2), for one runtime;
+ * functions/validate.ts binds it to the process runtime as the Lambda `handler`:
  *
  * - `POST /validate` with an admission.k8s.io/v1 AdmissionReview → an AdmissionReview answer (always HTTP 200);
  *   with a bare Kubernetes object → a `Status`, 200 `Success` or 422 `Invalid` (a dry-run style create);
@@ -29,11 +30,11 @@ import {
   toHttpRequest,
 } from "./http/event.js";
 import { badRequestStatus, failureStatus, httpCode, invalidStatus, successStatus } from "./http/status.js";
-import { errorName, processRuntime, type Runtime, round } from "./runtime.js";
+import { errorName, type Runtime, round } from "./runtime.js";
 
 export type Handler = (event: ApiGatewayEvent, context?: Context) => Promise<HttpResponse>;
 
-/** The handler for one runtime (tests build their own; Lambda uses {@link handler}). */
+/** The handler for one runtime (tests and benchmarks build their own; Lambda uses functions/validate.ts). */
 export function createHandler(runtime: Runtime): Handler {
   const { config, logger } = runtime;
   const checkAuth = bearerAuth(config.token);
@@ -193,6 +194,3 @@ function warningHeaders(warnings: readonly string[]): Record<string, string> {
   const quoted = warnings.map((w) => `299 - "${w.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]/g, " ")}"`);
   return { warning: quoted.join(", ") };
 }
-
-/** The Lambda handler: configuration resolved and bundle load started when this module is imported. */
-export const handler: Handler = createHandler(processRuntime());

@@ -16,8 +16,9 @@ import type { BenchCase, BenchRow } from "./bench-case.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { validateCases } from "./validate.bench.js";
+import { webhookCases } from "./webhook.bench.js";
 
-const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases, ...celRulesCases];
+const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases, ...celRulesCases, ...webhookCases];
 
 function fmt(value: number, unit: string): string {
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;

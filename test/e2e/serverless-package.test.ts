@@ -15,6 +15,7 @@ import { extractZip } from "../helpers/zip.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const OSLS = join(ROOT, "node_modules", "osls", "bin", "serverless.js");
+const DECLARATIVE_BUNDLE = join(ROOT, "test", "fixtures", "declarative", "bundle");
 
 type Json = Record<string, unknown>;
 
@@ -81,7 +82,14 @@ describe("osls package (offline, dummy credentials)", () => {
   });
 
   it("ships the CommonJS handler and the default bundle, and the handler answers from the zip", async () => {
-    expect(files).toEqual(expect.arrayContaining(["functions/validate.cjs", "examples/policies/widget-crd.yaml"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "functions/validate.cjs",
+        "functions/tree-sitter.wasm",
+        "node_modules/tree-sitter-go/tree-sitter-go.wasm",
+        "examples/policies/widget-crd.yaml",
+      ]),
+    );
     const require = createRequire(import.meta.url);
     const previous = process.env.POWERTOOLS_LOG_LEVEL;
     process.env.POWERTOOLS_LOG_LEVEL = "SILENT";
@@ -107,5 +115,27 @@ describe("osls package (offline, dummy credentials)", () => {
       if (previous === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
       else process.env.POWERTOOLS_LOG_LEVEL = previous;
     }
+  });
+
+  it("the zip's handler, in a fresh process, reads Go types (declarative tags) with the WebAssembly it ships", () => {
+    const child = `
+      const { handler } = require(process.env.HANDLER);
+      const event = { version: "2.0", rawPath: "/healthz", headers: {}, body: "",
+        requestContext: { http: { method: "GET", path: "/healthz" }, stage: "$default" } };
+      handler(event).then((res) => process.stdout.write(res.body));`;
+    const run = spawnSync(process.execPath, ["-e", child], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: {
+        PATH: process.env.PATH,
+        HANDLER: join(work, "unzipped", "functions", "validate.cjs"),
+        TOLLGATE_BUNDLE: DECLARATIVE_BUNDLE,
+        POWERTOOLS_LOG_LEVEL: "SILENT",
+      },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const health = JSON.parse(run.stdout) as { status: string; rules: Record<string, number>; failures: unknown[] };
+    expect(health.status).toBe("ok");
+    expect(health.rules.declarative).toBeGreaterThan(0);
   });
 });

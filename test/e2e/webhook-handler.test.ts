@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { createRuntime, type RuntimeLogger, resolveEnvConfig } from "../../functions/runtime.js";
-import { createHandler, type Handler } from "../../functions/validate.js";
+import { createHandler, type Handler } from "../../functions/webhook.js";
 import { type BundleOptions, loadBundle, type PolicySet, StorageError } from "../../lib/index.js";
 import { admissionReview, event, fakeContext, type Payload } from "../helpers/events.js";
 
