@@ -66,6 +66,8 @@ export interface DecodedBundle {
   digest: string;
   entries: BundleEntry[];
   failures: PolicyFailure[];
+  /** The policy failures recorded when an artifact was built (artifacts only). */
+  builtFailures?: readonly PolicyFailure[];
 }
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
@@ -176,7 +178,9 @@ export function readArtifact(file: BundleFile): DecodedBundle {
     if (typeof raw.digest !== "string") throw new MalformedArtifact("digest: must be a string");
     if (!Array.isArray(raw.files)) throw new MalformedArtifact("files: must be a list");
     const entries = raw.files.map((f: unknown, i: number) => readEntry(f, `files[${i}]`));
-    return { digest: raw.digest, entries, failures: [] };
+    const build =
+      isRecord(raw.build) && Array.isArray(raw.build.failures) ? (raw.build.failures as PolicyFailure[]) : [];
+    return { digest: raw.digest, entries, failures: [], builtFailures: build };
   } catch (e) {
     if (!(e instanceof MalformedArtifact)) throw e;
     return {

@@ -40,13 +40,22 @@ interface CrdEntry {
  * bundle build`) is recognised by content and loaded without YAML decoding. Options override the bundle's
  * tollgate.yaml, which overrides the built-in defaults.
  */
+/** A CRD failure found by compiling CEL rules (rule compile, cost), as recorded in an artifact's build. */
+function isCelFailure(f: PolicyFailure): boolean {
+  if (f.family !== "crd") return false;
+  return (f.path ?? "").includes("x-kubernetes-validations") || /estimated rule cost|cost total/.test(f.message);
+}
+
 export async function loadBundle(source: string | BundleFile[], options: BundleOptions = {}): Promise<PolicySet> {
   const files = await readBundleFiles(source, options.s3);
   const limits = {
     maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
     maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
   };
-  const { digest, entries, failures } = decodeBundle(files, limits);
+  const { digest, entries, failures, builtFailures } = decodeBundle(files, limits);
+  // An artifact's build compiled every CEL rule already: compile lazily and take the CEL failures from the build.
+  const lazyCel = builtFailures !== undefined || options.compile === "lazy";
+  if (builtFailures !== undefined) failures.push(...builtFailures.filter(isCelFailure));
 
   let config: BundleConfigDoc = {};
   let configFile: string | undefined;
@@ -54,7 +63,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   const duplicates = new Map<string, CrdEntry[]>();
 
   const compilers = FAMILY_COMPILERS.map((make) => make());
-  const cel = createCelFamily();
+  const cel = createCelFamily({ lazy: lazyCel });
   for (const { file, documents } of entries) {
     if (documents === undefined) {
       if (!compilers.some((c) => c.claimFile(file))) {

@@ -14,23 +14,39 @@ export interface CelFamily {
   runner: CelRunner;
 }
 
-export function createCelFamily(): CelFamily {
+/**
+ * `lazy`: compile each version's rules on its first use instead of at load (for bundle artifacts, whose build
+ * already compiled every rule and recorded the failures: a cold start then pays only for the kinds it serves).
+ * Rules that fail to compile are left out either way; their failures are reported at load or in the artifact.
+ */
+export function createCelFamily(options: { lazy?: boolean } = {}): CelFamily {
   const programs = new WeakMap<CompiledCrdVersion, CelVersionProgram>();
   // Versions that share one schema share one compiled program.
   const bySchema = new WeakMap<object, CelVersionProgram>();
+  const pending = new WeakSet<CompiledCrdVersion>();
+  const compile = (version: CompiledCrdVersion, issues: CompileIssue[]): CelVersionProgram | undefined => {
+    if (version.schema === null) return undefined;
+    let p = bySchema.get(version.schema);
+    if (p === undefined) {
+      p = compileCelRules(version.schema, issues);
+      bySchema.set(version.schema, p);
+    }
+    programs.set(version, p);
+    return p;
+  };
   return {
     compileVersion(version, issues) {
       if (version.schema === null || version.celRuleCount === 0) return;
-      let p = bySchema.get(version.schema);
-      if (p === undefined) {
-        p = compileCelRules(version.schema, issues);
-        bySchema.set(version.schema, p);
-      }
-      programs.set(version, p);
+      if (options.lazy === true) pending.add(version);
+      else compile(version, issues);
     },
     runner: {
       run({ version, object, oldObject, ctx }) {
-        const program = programs.get(version);
+        let program = programs.get(version);
+        if (program === undefined && pending.has(version)) {
+          pending.delete(version);
+          program = compile(version, []);
+        }
         if (program === undefined || version.schema === null) return { errors: [], warnings: [] };
         return evaluateCelRules(program, version.schema, object, oldObject, ctx);
       },

@@ -66,20 +66,20 @@ function make(
   value: unknown,
   detail: string,
   ctx: ErrorContext,
-  showsValue: boolean,
+  valueShown: boolean,
 ): FieldError {
   const field = typeof path === "string" ? path : path === null ? "<nil>" : path.toString();
-  const redacted = ctx.redact === true && showsValue && value !== OMIT_VALUE;
+  const redacted = ctx.redact === true && valueShown && value !== OMIT_VALUE;
   const shown = redacted ? REDACTED : value;
   const err: FieldError = {
     type,
     field,
     detail,
-    message: renderBody(type, showsValue ? shown : OMIT_VALUE, detail),
+    message: renderBody(type, valueShown ? shown : OMIT_VALUE, detail),
     severity: ctx.severity ?? "error",
     source: ctx.source,
   };
-  if (showsValue && value !== OMIT_VALUE && !redacted) err.badValue = toPlainValue(value);
+  if (valueShown && value !== OMIT_VALUE && !redacted) err.badValue = toPlainValue(value);
   if (ctx.origin !== undefined) err.origin = ctx.origin;
   return err;
 }
@@ -151,12 +151,7 @@ export function withType(
   detail: string,
   ctx: ErrorContext,
 ): FieldError {
-  const showsValue =
-    type !== "FieldValueRequired" &&
-    type !== "FieldValueForbidden" &&
-    type !== "FieldValueTooLong" &&
-    type !== "InternalError";
-  return make(type, path, value, detail, ctx, showsValue);
+  return make(type, path, value, detail, ctx, showsValue(type));
 }
 
 /** The full error text, as Go's `(*field.Error).Error()`: "<field>: <body>". */

@@ -101,6 +101,12 @@ export interface BundleOptions {
   featureGates?: Record<string, boolean>;
   /** Over the bundle's tollgate.yaml; default `Fail`. */
   failurePolicy?: FailurePolicy;
+  /**
+   * When CEL rules compile: `eager` (default for folders and files) compiles every rule at load and reports every
+   * failure; `lazy` (always used for bundle artifacts, whose build recorded the failures) compiles a CRD version's
+   * rules on its first validation, so a cold start pays only for the kinds it serves.
+   */
+  compile?: "eager" | "lazy";
   /** Rule families to enable or disable, over the bundle's tollgate.yaml; all on by default. */
   families?: Partial<Record<"crd" | "kubevirt" | "declarative", boolean>>;
   /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
