@@ -4,6 +4,7 @@
  *
  *   npm run dev                                 http://127.0.0.1:3000 (REST API: /local/validate, HTTP API: /validate)
  *   TOLLGATE_DEV_HTTP_PORT=0 npm run dev        any free ports (printed), as the end-to-end test runs it
+ *   npm run dev -- --noTimeout                  further arguments go to `osls offline start`
  *
  * Environment: TOLLGATE_DEV_HTTP_PORT (3000), TOLLGATE_DEV_LAMBDA_PORT (3002), TOLLGATE_DEV_S3_PORT (4569); 0 picks
  * a free port. Every TOLLGATE_* variable is passed on to the function (see serverless.yml). Nothing is downloaded:
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
       String(httpPort),
       "--lambdaPort",
       String(lambdaPort),
+      ...process.argv.slice(2),
     ],
     {
       cwd: ROOT,
