@@ -12,6 +12,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { type BundleFile, ConfigError, loadBundle, type PolicySet, parseDocuments, unwrapList } from "#lib";
+import { folderPrefix, isS3Url, openS3Location, type S3Options } from "#lib/storage";
 import { locationText } from "./model.js";
 import type { Source, SourceDoc } from "./sources/index.js";
 
@@ -25,12 +26,20 @@ export interface LoadedPolicies {
 }
 
 /**
- * Loads the bundle; with `sources`, adds the input's policy documents the bundle lacks.
+ * Loads the bundle (a folder, a file, or `s3://bucket/key` / `s3://bucket/prefix`); with `sources`, adds the
+ * input's policy documents the bundle lacks.
  *
- * @throws ConfigError when the bundle path does not exist (or is an S3 location: not supported yet)
+ * @throws ConfigError when the bundle path does not exist; StorageError when an S3 bundle cannot be read
  */
-export async function loadPolicies(bundle: string, inputSources?: readonly Source[]): Promise<LoadedPolicies> {
-  if (/^s3:\/\//i.test(bundle)) throw new ConfigError(`S3 bundles are not supported by tollgate audit yet: ${bundle}`);
+export async function loadPolicies(
+  bundle: string,
+  inputSources?: readonly Source[],
+  s3: Readonly<S3Options> = {},
+): Promise<LoadedPolicies> {
+  if (isS3Url(bundle)) {
+    if (inputSources === undefined) return { policySet: await loadBundle(bundle, { s3 }), policiesFromInput: 0 };
+    return withInputPolicies(await readS3BundleFiles(bundle, s3), inputSources);
+  }
   let isDir: boolean;
   try {
     isDir = (await stat(bundle)).isDirectory();
@@ -38,8 +47,11 @@ export async function loadPolicies(bundle: string, inputSources?: readonly Sourc
     throw new ConfigError(`bundle path ${JSON.stringify(bundle)} does not exist`, { cause: err });
   }
   if (inputSources === undefined) return { policySet: await loadBundle(bundle), policiesFromInput: 0 };
-
   const files = isDir ? await readBundleFolder(bundle) : [{ path: baseName(bundle), content: await readText(bundle) }];
+  return withInputPolicies(files, inputSources);
+}
+
+async function withInputPolicies(files: BundleFile[], inputSources: readonly Source[]): Promise<LoadedPolicies> {
   const defined = new Set<string>();
   for (const f of files) {
     if (!/\.(ya?ml|json)$/i.test(f.path)) continue;
@@ -94,6 +106,39 @@ export function stableJson(v: unknown): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
     .join(",")}}`;
+}
+
+/**
+ * An S3 bundle's files, as lib/bundle reads them: one object, or every policy file under the prefix (named relative
+ * to it; `.git`, `node_modules` and hidden folders left out). Used only with `--policies-from-input`, which needs
+ * the bundle's documents before compiling; without it loadBundle reads S3 itself.
+ */
+async function readS3BundleFiles(url: string, s3: Readonly<S3Options>): Promise<BundleFile[]> {
+  const { store, location } = await openS3Location(url, s3);
+  try {
+    const exact: string[] = [];
+    const under: string[] = [];
+    const prefix = location.isPrefix ? location.key : folderPrefix(location.key);
+    for await (const blob of store.list(location.key)) {
+      if (!location.isPrefix && blob.key === location.key) exact.push(blob.key);
+      else if (blob.key.startsWith(prefix)) {
+        const parts = blob.key.slice(prefix.length).split("/");
+        const name = parts.pop() ?? "";
+        if (parts.some((p) => p === "node_modules" || p.startsWith("."))) continue;
+        if (BUNDLE_FILE.test(name)) under.push(blob.key);
+      }
+    }
+    const keys = exact.length > 0 ? exact : under;
+    if (keys.length === 0) throw new ConfigError(`bundle ${JSON.stringify(url)}: no policy files there`);
+    const out: BundleFile[] = [];
+    for (const key of keys) {
+      const path = exact.length > 0 ? baseName(key) : key.slice(prefix.length);
+      out.push({ path, content: await store.readText(key) });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  } finally {
+    store.close();
+  }
 }
 
 async function readBundleFolder(root: string): Promise<BundleFile[]> {

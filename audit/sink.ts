@@ -1,16 +1,28 @@
 /**
- * Writes a run's rendered files to `--out`: a folder per run named by its UTC start time (`20261122T021500Z`), the
- * run's `index.json` (files, sizes and sha256 digests) written last, then `latest.json` at the prefix, so a reader
- * that follows `latest.json` or finds an `index.json` never sees a partial run. Every file is written to a
- * temporary name and renamed.
+ * Writes a run's rendered files to `--out`, a local folder or `s3://bucket/prefix`, through lib/storage's BlobStore:
+ * a folder per run named by its UTC start time (`20261122T021500Z`), the run's `index.json` (files, sizes and sha256
+ * digests) written last, then `latest.json` at the prefix, so a reader that follows `latest.json` or finds an
+ * `index.json` never sees a partial run.
  *
- * Today the prefix is a local folder. `s3://bucket/prefix` goes through lib/storage's BlobStore once it has landed
- * (the `ReportStore` below is the seam).
+ * Every object is whole or absent: the filesystem store writes a temporary file and renames it; S3 makes an object
+ * visible only once complete (reports over the multipart threshold go up in parts). When a write fails, no
+ * `index.json` is written and {@link writeRun} throws a StorageError that says so and names the run folder.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ConfigError, StorageError } from "#lib";
+import {
+  type BlobStore,
+  type BlobWrite,
+  createFsStore,
+  createS3Store,
+  folderPrefix,
+  formatS3Url,
+  isS3Url,
+  parseS3Url,
+  type S3Options,
+  writeInOrder,
+} from "#lib/storage";
 import { isPreviousReport, type PreviousReport } from "./compare.js";
 import type { AuditRun } from "./model.js";
 import type { ReportFile } from "./report/index.js";
@@ -28,130 +40,206 @@ export interface LatestPointer {
 }
 
 export interface WrittenRun {
-  /** The run folder (a path under `--out`). */
+  /** The run folder: a path under a local `--out`, or `s3://bucket/prefix/<run>/`. */
   folder: string;
   files: Array<{ name: string; bytes: number; sha256: string }>;
 }
 
-/** The storage a run is written to; keys are `/`-separated under the prefix. */
+/** How the sink reaches S3, and its multipart settings (lib/storage's defaults when absent). */
+export interface SinkOptions {
+  s3?: Readonly<S3Options>;
+  /** Report files larger than this go up to S3 as multipart uploads. Default 16 MiB (lib/storage). */
+  multipartThreshold?: number;
+  /** Files written at once before index.json. Default 4. */
+  concurrency?: number;
+}
+
+/** A store opened at a report prefix: keys are relative to the prefix. */
 interface ReportStore {
-  readonly location: string;
-  exists(key: string): Promise<boolean>;
-  read(key: string): Promise<string | undefined>;
-  write(key: string, content: string): Promise<void>;
-  path(key: string): string;
+  store: BlobStore;
+  /** The key prefix inside the store (empty for a local folder, `prefix/` in a bucket). */
+  prefix: string;
+  /** A key's location for messages: a path or `s3://bucket/key`. */
+  where(key: string): string;
 }
 
-function localStore(root: string): ReportStore {
-  return {
-    location: root,
-    async exists(key) {
-      try {
-        await stat(join(root, key));
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async read(key) {
-      try {
-        return await readFile(join(root, key), "utf8");
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-        throw new StorageError(`cannot read ${join(root, key)}: ${(err as Error).message}`, { cause: err });
-      }
-    },
-    async write(key, content) {
-      const path = join(root, key);
-      const tmp = `${path}.tmp-${process.pid}`;
-      try {
-        await mkdir(join(path, ".."), { recursive: true });
-        await writeFile(tmp, content);
-        await rename(tmp, path);
-      } catch (err) {
-        throw new StorageError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
-      }
-    },
-    path: (key) => join(root, key),
-  };
-}
-
-function openStore(out: string): ReportStore {
-  if (/^s3:\/\//i.test(out)) throw new ConfigError(`S3 report locations are not supported yet: ${out}`);
-  return localStore(out);
-}
-
-/** Writes the files, then index.json, then latest.json. A run folder that exists already gets a `-2`... suffix. */
-export async function writeRun(out: string, run: AuditRun, files: readonly ReportFile[]): Promise<WrittenRun> {
-  const store = openStore(out);
-  let folder = run.runId;
-  for (let n = 2; await store.exists(folder); n++) folder = `${run.runId}-${n}`;
-  const written: WrittenRun["files"] = [];
-  for (const f of files) {
-    await store.write(`${folder}/${f.name}`, f.content);
-    written.push({
-      name: f.name,
-      bytes: Buffer.byteLength(f.content),
-      sha256: createHash("sha256").update(f.content).digest("hex"),
-    });
+async function openReportStore(out: string, options: SinkOptions): Promise<ReportStore> {
+  if (!isS3Url(out)) {
+    return { store: createFsStore(out), prefix: "", where: (key) => join(out, key) };
   }
-  const index = {
-    apiVersion: run.apiVersion,
-    kind: "AuditRunIndex",
-    runId: run.runId,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    files: written.map((w) => ({ ...w, contentType: files.find((f) => f.name === w.name)?.contentType })),
+  const location = parseS3Url(out);
+  const prefix = folderPrefix(location.key);
+  const store = await createS3Store({
+    ...options.s3,
+    bucket: location.bucket,
+    ...(options.multipartThreshold !== undefined && { multipartThreshold: options.multipartThreshold }),
+  });
+  return { store, prefix, where: (key) => formatS3Url(location.bucket, prefix + key) };
+}
+
+function failureOf(err: unknown): string | undefined {
+  return err instanceof Error && err.name === "StorageError" ? (err as StorageError).failure : undefined;
+}
+
+async function readOptional(r: ReportStore, key: string): Promise<string | undefined> {
+  try {
+    return await r.store.readText(r.prefix + key);
+  } catch (err) {
+    if (failureOf(err) === "not-found") return undefined;
+    throw err;
+  }
+}
+
+async function folderExists(r: ReportStore, folder: string): Promise<boolean> {
+  const it = r.store.list(`${r.prefix}${folder}/`)[Symbol.asyncIterator]();
+  const first = await it.next();
+  await it.return?.();
+  return first.done !== true;
+}
+
+function digestOf(f: ReportFile): WrittenRun["files"][number] {
+  return {
+    name: f.name,
+    bytes: Buffer.byteLength(f.content),
+    sha256: createHash("sha256").update(f.content).digest("hex"),
   };
-  await store.write(`${folder}/index.json`, `${JSON.stringify(index, null, 2)}\n`);
-  const latest: LatestPointer = {
-    apiVersion: run.apiVersion,
-    kind: "AuditLatest",
-    runId: run.runId,
-    path: `${folder}/`,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    summary: run.summary,
-  };
-  await store.write("latest.json", `${JSON.stringify(latest, null, 2)}\n`);
-  return { folder: store.path(folder), files: written };
+}
+
+/**
+ * Writes the files, then index.json, then latest.json. A run folder that exists already gets a `-2`... suffix.
+ *
+ * @throws StorageError when a write fails: the message names the run folder and says whether index.json was
+ * written (it never is after a failed file write, so readers ignore the partial folder)
+ */
+export async function writeRun(
+  out: string,
+  run: AuditRun,
+  files: readonly ReportFile[],
+  options: SinkOptions = {},
+): Promise<WrittenRun> {
+  const r = await openReportStore(out, options);
+  try {
+    let folder = run.runId;
+    for (let n = 2; await folderExists(r, folder); n++) folder = `${run.runId}-${n}`;
+    const written = files.map(digestOf);
+    const index = {
+      apiVersion: run.apiVersion,
+      kind: "AuditRunIndex",
+      runId: run.runId,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      files: written.map((w, i) => ({ ...w, contentType: files[i]!.contentType })),
+    };
+    const latest: LatestPointer = {
+      apiVersion: run.apiVersion,
+      kind: "AuditLatest",
+      runId: run.runId,
+      path: `${folder}/`,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      summary: run.summary,
+    };
+    const data: BlobWrite[] = files.map((f) => ({
+      key: `${r.prefix}${folder}/${f.name}`,
+      body: f.content,
+      options: { contentType: f.contentType },
+    }));
+    const indexWrite: BlobWrite = {
+      key: `${r.prefix}${folder}/index.json`,
+      body: `${JSON.stringify(index, null, 2)}\n`,
+      options: { contentType: "application/json" },
+    };
+    const latestWrite: BlobWrite = {
+      key: `${r.prefix}latest.json`,
+      body: `${JSON.stringify(latest, null, 2)}\n`,
+      options: { contentType: "application/json" },
+    };
+    try {
+      await writeInOrder(r.store, data, [indexWrite], options.concurrency ?? 4);
+    } catch (err) {
+      throw incomplete(err, `the run folder ${r.where(`${folder}/`)} is incomplete and has no index.json`);
+    }
+    try {
+      await r.store.write(latestWrite.key, latestWrite.body, latestWrite.options);
+    } catch (err) {
+      throw incomplete(
+        err,
+        `the run folder ${r.where(`${folder}/`)} is complete (index.json written) but ${r.where("latest.json")} still points at the previous run`,
+      );
+    }
+    return { folder: r.where(folder), files: written };
+  } finally {
+    r.store.close();
+  }
+}
+
+/** `reports not written: <what state is left>: <the storage failure>`, keeping the failure kind. */
+function incomplete(err: unknown, state: string): StorageError {
+  const message = err instanceof Error ? err.message : String(err);
+  const failure = (failureOf(err) ?? "other") as StorageError["failure"];
+  return new StorageError(`reports not written: ${state}: ${message}`, { cause: err, failure });
 }
 
 /**
  * The latest complete run at the prefix (its report.json), for the comparison; undefined on a first run or when the
  * latest run has no report.json (written with `--format` excluding json).
  */
-export async function readLatestReport(out: string): Promise<PreviousReport | undefined> {
-  const store = openStore(out);
-  const latest = await store.read("latest.json");
-  if (latest === undefined) return undefined;
-  let pointer: unknown;
+export async function readLatestReport(out: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
+  const r = await openReportStore(out, options);
   try {
-    pointer = JSON.parse(latest);
-  } catch {
-    return undefined;
+    const latest = await readOptional(r, "latest.json");
+    if (latest === undefined) return undefined;
+    let pointer: unknown;
+    try {
+      pointer = JSON.parse(latest);
+    } catch {
+      return undefined;
+    }
+    const path = (pointer as { path?: unknown }).path;
+    if (typeof path !== "string" || path.includes("..") || path.startsWith("/")) return undefined;
+    const text = await readOptional(r, `${path}report.json`);
+    return text === undefined ? undefined : parseReport(text, r.where(`${path}report.json`));
+  } finally {
+    r.store.close();
   }
-  const path = (pointer as { path?: unknown }).path;
-  if (typeof path !== "string" || path.includes("..")) return undefined;
-  return readReportFile(store.path(`${path}report.json`));
 }
 
-/** A report.json given with `--compare-with`. @throws ConfigError when it is missing or not a report */
-export async function readReportFile(path: string): Promise<PreviousReport | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new StorageError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
+/**
+ * A report.json given with `--compare-with` (a path or `s3://bucket/key`); undefined when it does not exist.
+ *
+ * @throws ConfigError when it is not a report
+ */
+export async function readReportFile(path: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
+  let r: ReportStore;
+  let key: string;
+  if (isS3Url(path)) {
+    const location = parseS3Url(path);
+    r = {
+      store: await createS3Store({ ...options.s3, bucket: location.bucket }),
+      prefix: "",
+      where: (k) => formatS3Url(location.bucket, k),
+    };
+    key = location.key;
+  } else {
+    key = basename(path);
+    r = { store: createFsStore(dirname(path)), prefix: "", where: () => path };
   }
+  try {
+    const text = await readOptional(r, key);
+    return text === undefined ? undefined : parseReport(text, path);
+  } finally {
+    r.store.close();
+  }
+}
+
+function parseReport(text: string, where: string): PreviousReport {
   let parsed: unknown;
   try {
     // Our own report file, written by a previous run: not untrusted input from the audited objects.
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${path} is not a tollgate report (not JSON)`, { cause: err });
+    throw new ConfigError(`${where} is not a tollgate report (not JSON)`, { cause: err });
   }
-  if (!isPreviousReport(parsed)) throw new ConfigError(`${path} is not a tollgate report`);
+  if (!isPreviousReport(parsed)) throw new ConfigError(`${where} is not a tollgate report`);
   return parsed;
 }

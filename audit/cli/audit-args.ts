@@ -12,8 +12,13 @@
  * | TOLLGATE_FAIL_ON      | --fail-on     | violation  |
  * | TOLLGATE_CONCURRENCY  | --concurrency | 8          |
  * | TOLLGATE_OWNER_LABELS | --owner-labels| owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
+ * | TOLLGATE_S3_ENDPOINT  | --s3-endpoint | AWS S3     |
+ * | TOLLGATE_S3_PATH_STYLE| --s3-path-style / --no-s3-path-style | on with an endpoint, off for AWS S3 |
+ *
+ * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
 import { type Command, Option } from "commander";
+import type { S3Options } from "#lib/storage";
 import { DEFAULT_OWNER_LABELS, type FailOn } from "../model.js";
 import { REPORT_FORMATS } from "../report/index.js";
 
@@ -34,6 +39,8 @@ export interface ResolvedAuditConfig {
   failOn: FailOn;
   concurrency: number;
   ownerLabels: readonly string[];
+  /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
+  s3: Readonly<S3Options>;
   toolVersion: string;
 }
 
@@ -45,8 +52,14 @@ export class AuditUsageProblem extends Error {
 export const AUDIT_HELP_FOOTER = `
 Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
 trees (a Git checkout: every *.yaml, *.yml and *.json; .git and node_modules left out; documents that are not
-Kubernetes objects are counted as skipped), and .tar/.tar.gz/.tgz archives (git archive output). Every document
-gives exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
+Kubernetes objects are counted as skipped), .tar/.tar.gz/.tgz archives (git archive output), and s3://bucket/prefix
+(every *.yaml, *.yml and *.json object under the prefix; s3://bucket/key for one object). Every document gives
+exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
+
+S3: --bundle, sources, --previous, --compare-with and --out all take s3:// locations. Credentials and region come
+from the AWS SDK's default chains; --s3-endpoint (env TOLLGATE_S3_ENDPOINT) points at an S3-compatible server, with
+path-style addressing unless --no-s3-path-style (env TOLLGATE_S3_PATH_STYLE=true|false). A report write that fails
+leaves the run folder without index.json (readers ignore it) and latest.json unchanged, and exits 3.
 
 Reports go to <out>/<UTC start time>/ (20261122T021500Z): report.json (its JSON Schema: audit/report/report.schema.json),
 summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, findings.csv, fielderrors.ndjson,
@@ -68,6 +81,7 @@ Examples:
   kubectl get -A -o json crd,widgets > export.json && tollgate audit --bundle ./policies export.json
   tollgate audit --bundle ./policies --policies-from-input --previous yesterday.json today.json
   tollgate audit --bundle ./policies --format sarif,junit --out ci-reports .
+  tollgate audit --bundle s3://policies/prod/ --policies-from-input --out s3://reports/nightly s3://exports/cluster-a/
 `;
 
 /** Adds the audit command to the program; `onParsed` receives the resolved configuration. */
@@ -77,15 +91,22 @@ export function defineAuditCommand(
   version: string,
   onParsed: (config: Readonly<ResolvedAuditConfig>) => void,
 ): void {
-  const bundle = new Option("-b, --bundle <path>", "policy bundle: a folder or a single file (env TOLLGATE_BUNDLE)");
+  const bundle = new Option(
+    "-b, --bundle <path>",
+    "policy bundle: a folder, a single file, or s3://bucket/prefix (env TOLLGATE_BUNDLE)",
+  );
   if (nonEmpty(env.TOLLGATE_BUNDLE) !== undefined) bundle.default(env.TOLLGATE_BUNDLE, "$TOLLGATE_BUNDLE");
   program
     .command("audit")
     .summary("audit exports, Git snapshots and archives in bulk, and write reports")
     .description("Validate every object of the sources against a policy bundle and write reports for people and CI.")
-    .argument("<sources...>", "files, folders and .tar/.tar.gz archives")
+    .argument("<sources...>", "files, folders, .tar/.tar.gz archives and s3://bucket/prefix")
     .addOption(bundle)
-    .option("--out <folder>", "where run folders are written (env TOLLGATE_AUDIT_OUT)", env.TOLLGATE_AUDIT_OUT)
+    .option(
+      "--out <folder>",
+      "where run folders are written: a folder or s3://bucket/prefix (env TOLLGATE_AUDIT_OUT)",
+      env.TOLLGATE_AUDIT_OUT,
+    )
     .option("--format <formats>", `report formats, comma-separated: ${REPORT_FORMATS.join(",")} (default: all)`)
     .option("--previous <source>", "the earlier snapshot: validate each object as an UPDATE of its previous version")
     .option("--compare-with <report.json>", "compare with this report (default: the latest run under --out)")
@@ -93,6 +114,9 @@ export function defineAuditCommand(
     .option("--fail-on <level>", "violation, warning or never (env TOLLGATE_FAIL_ON; default violation)")
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
     .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
+    .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
+    .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")
+    .option("--no-s3-path-style", "virtual-hosted S3 addressing (bucket.endpoint), even with --s3-endpoint")
     .addHelpText("after", AUDIT_HELP_FOOTER)
     .action((sources: string[], opts: Record<string, unknown>) => {
       onParsed(resolveAudit(sources, opts, env, version));
@@ -153,6 +177,7 @@ function resolveAudit(
     failOn: failOnRaw as FailOn,
     concurrency,
     ownerLabels: Object.freeze([...ownerLabels]),
+    s3: resolveS3(opts, env),
     toolVersion: version,
   };
   const previous = str(opts.previous);
@@ -160,6 +185,41 @@ function resolveAudit(
   const compareWith = str(opts.compareWith);
   if (compareWith !== undefined) config.compareWith = compareWith;
   return Object.freeze(config);
+}
+
+/** `--s3-endpoint` (an http or https URL) and path style, flag over environment. */
+function resolveS3(
+  opts: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<S3Options> {
+  const endpoint = str(opts.s3Endpoint) ?? nonEmpty(env.TOLLGATE_S3_ENDPOINT);
+  const s3: S3Options = {};
+  if (endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new AuditUsageProblem(
+        `--s3-endpoint must be an http:// or https:// URL, not ${JSON.stringify(endpoint)} (flag or TOLLGATE_S3_ENDPOINT)`,
+      );
+    }
+    s3.endpoint = endpoint;
+  }
+  if (typeof opts.s3PathStyle === "boolean") {
+    s3.pathStyle = opts.s3PathStyle;
+  } else {
+    const raw = nonEmpty(env.TOLLGATE_S3_PATH_STYLE)?.toLowerCase();
+    if (raw !== undefined) {
+      if (raw !== "true" && raw !== "false") {
+        throw new AuditUsageProblem(`TOLLGATE_S3_PATH_STYLE must be true or false, not ${JSON.stringify(raw)}`);
+      }
+      s3.pathStyle = raw === "true";
+    }
+  }
+  return Object.freeze(s3);
 }
 
 function str(v: unknown): string | undefined {

@@ -23,6 +23,8 @@ export interface Source {
   spec: string;
   kind: "file" | "folder" | "archive" | "s3";
   units(): AsyncIterable<SourceUnit>;
+  /** Releases what the source holds open (an S3 client's sockets); the source is not used afterwards. */
+  close?(): Promise<void>;
 }
 
 /** Bounds and behaviour of the sources. */

@@ -3,6 +3,8 @@
  * the audit, compare with the previous run, write the reports, print a summary. See `tollgate audit --help`.
  */
 import { join } from "node:path";
+import { isS3Url } from "#lib/storage";
+import type { AuditRun } from "../../model.js";
 import type { AuditConfig, AuditProgress } from "../../run.js";
 import type { ResolvedAuditConfig } from "../audit-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
@@ -22,40 +24,48 @@ export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io:
       import("../../sink.js"),
       import("../../model.js"),
     ]);
-  const sources = await Promise.all(config.sources.map((s) => openSource(s, DEFAULT_SOURCE_OPTIONS)));
+  const s3 = config.s3;
+  const sources = await Promise.all(config.sources.map((s) => openSource(s, DEFAULT_SOURCE_OPTIONS, s3)));
   const previous =
-    config.previous === undefined ? undefined : await openSource(config.previous, DEFAULT_SOURCE_OPTIONS);
-  const { policySet, policiesFromInput } = await loadPolicies(
-    config.bundle,
-    config.policiesFromInput ? sources : undefined,
-  );
-  const compareWith =
-    config.compareWith === undefined
-      ? await sink.readLatestReport(config.out)
-      : await sink.readReportFile(config.compareWith);
-  if (config.compareWith !== undefined && compareWith === undefined) {
-    const { ConfigError } = await import("#lib");
-    throw new ConfigError(`--compare-with ${JSON.stringify(config.compareWith)} does not exist`);
+    config.previous === undefined ? undefined : await openSource(config.previous, DEFAULT_SOURCE_OPTIONS, s3);
+  let run: AuditRun;
+  let policiesFromInput: number;
+  try {
+    const loaded = await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, s3);
+    policiesFromInput = loaded.policiesFromInput;
+    const compareWith =
+      config.compareWith === undefined
+        ? await sink.readLatestReport(config.out, { s3 })
+        : await sink.readReportFile(config.compareWith, { s3 });
+    if (config.compareWith !== undefined && compareWith === undefined) {
+      const { ConfigError } = await import("#lib");
+      throw new ConfigError(`--compare-with ${JSON.stringify(config.compareWith)} does not exist`);
+    }
+
+    const progress = io.isTty ? createProgress(io) : undefined;
+    const auditConfig: AuditConfig = {
+      sources,
+      bundle: config.bundle,
+      concurrency: config.concurrency,
+      failOn: config.failOn,
+      ownerLabels: config.ownerLabels,
+      policiesFromInput,
+      toolVersion: config.toolVersion,
+    };
+    if (previous !== undefined) auditConfig.previous = previous;
+    if (compareWith !== undefined) auditConfig.compareWith = compareWith;
+    if (progress !== undefined) auditConfig.onProgress = progress.update;
+    try {
+      run = await runAudit(auditConfig, loaded.policySet);
+    } finally {
+      progress?.clear();
+    }
+  } finally {
+    await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
   }
 
-  const progress = io.isTty ? createProgress(io) : undefined;
-  const auditConfig: AuditConfig = {
-    sources,
-    bundle: config.bundle,
-    concurrency: config.concurrency,
-    failOn: config.failOn,
-    ownerLabels: config.ownerLabels,
-    policiesFromInput,
-    toolVersion: config.toolVersion,
-  };
-  if (previous !== undefined) auditConfig.previous = previous;
-  if (compareWith !== undefined) auditConfig.compareWith = compareWith;
-  if (progress !== undefined) auditConfig.onProgress = progress.update;
-  const run = await runAudit(auditConfig, policySet);
-  progress?.clear();
-
   const files = renderReports(run, config.formats);
-  const written = await sink.writeRun(config.out, run, files);
+  const written = await sink.writeRun(config.out, run, files, { s3 });
 
   const s = run.summary;
   const lines = [
@@ -81,7 +91,11 @@ export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io:
   lines.push(
     `Reports: ${written.folder}${written.folder.endsWith("/") ? "" : "/"} (${files.map((f) => f.name).join(", ")})`,
   );
-  if (files.some((f) => f.name === "report.html")) lines.push(`HTML report: ${join(written.folder, "report.html")}`);
+  if (files.some((f) => f.name === "report.html")) {
+    lines.push(
+      `HTML report: ${isS3Url(written.folder) ? `${written.folder}/report.html` : join(written.folder, "report.html")}`,
+    );
+  }
   io.stdout(`${lines.join("\n")}\n`);
 
   return run.findings.some((f) => model.reachesFailOn(f, config.failOn)) ? "violations" : "ok";

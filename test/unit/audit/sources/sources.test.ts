@@ -93,7 +93,7 @@ describe("file source", () => {
 
   it.each([
     { name: "a missing path", spec: "no/such/file.yaml", message: /does not exist/ },
-    { name: "an S3 prefix (not yet)", spec: "s3://bucket/prefix", message: /not supported yet/ },
+    { name: "a malformed S3 location", spec: "s3://Not_A_Bucket/prefix", message: /is not a bucket name/ },
   ])("refuses $name with a ConfigError", async ({ spec, message }) => {
     await expect(openSource(spec, DEFAULT_SOURCE_OPTIONS)).rejects.toThrow(message);
     await expect(openSource(spec, DEFAULT_SOURCE_OPTIONS)).rejects.toBeInstanceOf(ConfigError);

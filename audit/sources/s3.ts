@@ -1,0 +1,104 @@
+/**
+ * `s3://bucket/prefix` sources, through lib/storage's BlobStore: every object under the prefix is one unit, read
+ * like a file of a folder tree (`*.yaml`, `*.yml`, `*.json`; documents that are not Kubernetes objects skipped;
+ * `.git` and `node_modules` left out). `s3://bucket/key` naming one object is that object alone, read like a file
+ * named on the command line; a key that names no object is the prefix `key/` (S3 has no folders).
+ *
+ * Failures: an object that disappears between the listing and the read, or that is too large, is an input error of
+ * that object (the run goes on); anything else the store reports (the server fails or cannot be reached after the
+ * SDK's retries, access denied, the bucket is gone) is a StorageError that ends the run with exit 3: a report over a
+ * silently partial export would look complete when it is not.
+ */
+import {
+  type BlobStore,
+  folderPrefix,
+  formatS3Url,
+  openS3Location,
+  type S3Location,
+  type S3Options,
+} from "#lib/storage";
+import { decodeText } from "./decode.js";
+import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
+
+/** The failure kind of a lib StorageError (told apart by `name`, never by message text). */
+function storageFailure(err: unknown): string | undefined {
+  if (!(err instanceof Error) || err.name !== "StorageError") return undefined;
+  return (err as Error & { failure?: string }).failure;
+}
+
+/** An S3 source; the bucket is opened on first use and released by `close()`. */
+export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Options>): Source {
+  let opened: Promise<{ store: BlobStore; location: S3Location }> | undefined;
+  const open = () => {
+    opened ??= openS3Location(url, s3);
+    return opened;
+  };
+  return {
+    spec: url,
+    kind: "s3",
+    async *units() {
+      const { store, location } = await open();
+      const key = location.key;
+      // One listing gives both answers: the object `key` itself, or the objects under `key/`.
+      const under = location.isPrefix ? key : folderPrefix(key);
+      for await (const blob of store.list(key)) {
+        // Keys list in order, so an object named exactly `key` comes first: then it is the whole source.
+        if (!location.isPrefix && blob.key === key) {
+          yield objectUnit(store, location.bucket, blob.key, blob.size, options, "error");
+          return;
+        }
+        if (!blob.key.startsWith(under)) continue;
+        const parts = blob.key.slice(under.length).split("/");
+        const name = parts.pop() ?? "";
+        if (parts.some((p) => p === ".git" || p === "node_modules")) continue;
+        if (DOCUMENT_FILE.test(name)) yield objectUnit(store, location.bucket, blob.key, blob.size, options, "skip");
+      }
+    },
+    async close() {
+      if (opened === undefined) return;
+      const o = opened;
+      opened = undefined;
+      try {
+        (await o).store.close();
+      } catch {
+        // The store never opened (a malformed location): nothing to release.
+      }
+    },
+  };
+}
+
+function objectUnit(
+  store: BlobStore,
+  bucket: string,
+  key: string,
+  size: number,
+  options: SourceOptions,
+  nonKubernetes: "skip" | "error",
+): SourceUnit {
+  const file = formatS3Url(bucket, key);
+  return {
+    name: file,
+    async read(): Promise<SourceDoc[]> {
+      if (size > options.maxFileBytes) {
+        return [
+          {
+            kind: "error",
+            location: { file },
+            error: `object is ${size} bytes, over the limit of ${options.maxFileBytes}`,
+          },
+        ];
+      }
+      let text: string;
+      try {
+        text = await store.readText(key);
+      } catch (err) {
+        // Gone since the listing: that object's result. Anything else ends the run (see the file comment).
+        if (storageFailure(err) === "not-found") {
+          return [{ kind: "error", location: { file }, error: "object no longer exists (deleted after the listing)" }];
+        }
+        throw err;
+      }
+      return decodeText(text, { file }, { nonKubernetes, maxJsonBytes: options.maxFileBytes });
+    },
+  };
+}

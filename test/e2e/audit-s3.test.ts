@@ -1,0 +1,387 @@
+/**
+ * `tollgate audit` with S3 everywhere, against a real S3-compatible server (s3rver, started by this file on
+ * 127.0.0.1; requests go through the AWS SDK and HTTP): `s3://` sources, `--bundle s3://`, `--out s3://`, the
+ * endpoint from `--s3-endpoint` or `TOLLGATE_S3_ENDPOINT`; and servers that fail mid-run: the run exits 3, says what
+ * failed and what state it left, and never leaves an index.json for a partial run.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
+import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
+import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const POLICIES = join(ROOT, "examples/policies");
+const EXPORT = join(ROOT, "examples/export");
+
+let s3: S3TestServer;
+let inputs: BlobStore;
+let reports: BlobStore;
+
+beforeAll(async () => {
+  s3 = await startS3Server({ buckets: ["inputs", "reports"] });
+  inputs = await createS3Store({ ...s3.options, bucket: "inputs" });
+  reports = await createS3Store({ ...s3.options, bucket: "reports" });
+  for (const name of readdirSync(POLICIES)) {
+    await inputs.write(`policies/${name}`, readFileSync(join(POLICIES, name), "utf8"));
+  }
+  const exported = readFileSync(join(EXPORT, "cluster-export.yaml"), "utf8");
+  await inputs.write("exports/cluster-a/cluster-export.yaml", exported);
+  await inputs.write("exports/cluster-a/.git/config.yaml", "not: audited\n");
+  await inputs.write("exports/cluster-a/ci/values.yaml", "replicas: 3\n");
+  await inputs.write("exports/cluster-a/README.md", "# not a document file\n");
+  await inputs.write("exports/cluster-a-old/cluster-export.yaml", "ignored: the prefix is cluster-a/ only\n");
+});
+afterAll(async () => {
+  inputs?.close();
+  reports?.close();
+  await s3?.stop();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function tollgate(args: readonly string[], env: Record<string, string> = s3.env): Promise<Run> {
+  return new Promise<Run>((resolve, reject) => {
+    const base = { ...process.env };
+    delete base.TOLLGATE_S3_ENDPOINT;
+    const child = spawn(process.execPath, ["audit/cli/bin.js", ...args], {
+      cwd: ROOT,
+      // The SDK warns on Node 20 about its releases of 2027; the CLI's stderr is asserted exactly.
+      env: { ...base, NO_COLOR: "1", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function keys(store: BlobStore, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const b of store.list(prefix)) out.push(b.key.slice(prefix.length));
+  return out;
+}
+
+const normalise = (text: string) => text.replace(/\d{8}T\d{6}Z(-\d+)?/g, "<run>");
+
+describe("tollgate audit with s3://", () => {
+  it("audits an S3 prefix against an S3 bundle and writes the run folder, index.json then latest.json to S3", async () => {
+    // Prepare
+    const local = await tollgate([
+      "audit",
+      "--bundle",
+      "examples/policies",
+      "--policies-from-input",
+      "--fail-on",
+      "never",
+      "--format",
+      "json",
+      "--out",
+      "s3://reports/local-baseline",
+      "examples/export",
+    ]);
+    expect(local.code).toBe(0);
+    // Act
+    const r = await tollgate([
+      "audit",
+      "--bundle",
+      "s3://inputs/policies/",
+      "--policies-from-input",
+      "--fail-on",
+      "never",
+      "--out",
+      "s3://reports/nightly",
+      "s3://inputs/exports/cluster-a",
+    ]);
+    // Assess
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = normalise(r.stdout).split("\n");
+    // The same objects and findings as the local export (the skipped CI file adds one not-Kubernetes document).
+    const localLines = normalise(local.stdout).split("\n");
+    expect(lines[0]).toBe(
+      "tollgate audit <run>: 16 documents from s3://inputs/exports/cluster-a against s3://inputs/policies/ (7 kinds, 2 policies from the input)",
+    );
+    expect(lines[1]).toBe(localLines[1]!.replace("0 not Kubernetes objects", "1 not Kubernetes objects"));
+    expect(lines[2]).toBe(localLines[2]);
+    expect(lines).toContain(
+      "Reports: s3://reports/nightly/<run>/ (report.json, summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, findings.csv, fielderrors.ndjson, report.html)",
+    );
+    expect(lines).toContain("HTML report: s3://reports/nightly/<run>/report.html");
+
+    const latest = JSON.parse(await reports.readText("nightly/latest.json")) as { path: string; runId: string };
+    const folder = latest.path;
+    expect(folder).toMatch(/^\d{8}T\d{6}Z\/$/);
+    const index = JSON.parse(await reports.readText(`nightly/${folder}index.json`)) as {
+      files: { name: string; bytes: number; sha256: string }[];
+    };
+    expect(index.files.map((f) => f.name)).toEqual([
+      "report.json",
+      "summary.json",
+      "report.sarif",
+      "junit.xml",
+      "policyreport.yaml",
+      "openreports.yaml",
+      "findings.csv",
+      "fielderrors.ndjson",
+      "report.html",
+    ]);
+    expect((await keys(reports, `nightly/${folder}`)).sort()).toEqual(
+      [...index.files.map((f) => f.name), "index.json"].sort(),
+    );
+    const { createHash } = await import("node:crypto");
+    for (const f of index.files) {
+      const bytes = await reports.readBytes(`nightly/${folder}${f.name}`);
+      expect(bytes.byteLength).toBe(f.bytes);
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
+    }
+    // index.json is written after every file, and latest.json after index.json.
+    const puts = s3.requests.filter((q) => q.method === "PUT" && q.url.startsWith(`/reports/nightly/`));
+    const order = puts.map((q) => q.url.split("?")[0]!.split("/").pop());
+    expect(order.indexOf("index.json")).toBe(order.length - 2);
+    expect(order.at(-1)).toBe("latest.json");
+    // Locations name the S3 objects.
+    const report = JSON.parse(await reports.readText(`nightly/${folder}report.json`)) as {
+      findings: { location?: { file: string } }[];
+    };
+    expect(report.findings.some((f) => f.location?.file === "s3://inputs/exports/cluster-a/cluster-export.yaml")).toBe(
+      true,
+    );
+
+    // A second run at the same prefix compares with the latest one (read back from S3).
+    const again = await tollgate([
+      "audit",
+      "--bundle",
+      "s3://inputs/policies",
+      "--policies-from-input",
+      "--fail-on",
+      "never",
+      "--out",
+      "s3://reports/nightly/",
+      "s3://inputs/exports/cluster-a/",
+    ]);
+    expect(again.code).toBe(0);
+    expect(normalise(again.stdout)).toContain("  since <run>: 0 new, 0 resolved, 11 persisting");
+  });
+
+  it("takes the endpoint from --s3-endpoint, and one object named by its key", async () => {
+    // Act
+    const r = await tollgate(
+      [
+        "audit",
+        "--s3-endpoint",
+        s3.endpoint,
+        "--bundle",
+        "s3://inputs/policies/widget-crd.yaml",
+        "--format",
+        "summary",
+        "--out",
+        "s3://reports/one",
+        "s3://inputs/exports/cluster-a/cluster-export.yaml",
+      ],
+      { ...s3.env, TOLLGATE_S3_ENDPOINT: "" },
+    );
+    // Assess
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(normalise(r.stdout).split("\n")[0]).toBe(
+      "tollgate audit <run>: 15 documents from s3://inputs/exports/cluster-a/cluster-export.yaml against s3://inputs/policies/widget-crd.yaml (4 kinds)",
+    );
+    expect(await keys(reports, "one/")).toEqual(expect.arrayContaining(["latest.json"]));
+  });
+
+  it("rejects an endpoint that is not an http(s) URL (exit 2)", async () => {
+    const r = await tollgate(["audit", "--s3-endpoint", "127.0.0.1:9", "--bundle", "examples/policies", "x"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--s3-endpoint must be an http:// or https:// URL");
+  });
+});
+
+describe("S3 failing mid-run", () => {
+  it("a report write that keeps failing: exit 3, a clear message, files so far but no index.json, latest.json untouched", async () => {
+    // Prepare: a first complete run, then the server fails every upload of report.html (after the SDK's retries).
+    const first = await tollgate([
+      "audit",
+      ...["--bundle", "examples/policies", "--fail-on", "never", "--out", "s3://reports/failing"],
+      "examples/export",
+    ]);
+    expect(first.code).toBe(0);
+    const latestBefore = await reports.readText("failing/latest.json");
+    const remove = s3.injectFault({ method: "PUT", path: /^\/reports\/failing\/[^/]+\/report\.html/ });
+    let r: Run;
+    try {
+      // Act
+      r = await tollgate([
+        "audit",
+        ...["--bundle", "examples/policies", "--fail-on", "never", "--out", "s3://reports/failing"],
+        "examples/export",
+      ]);
+    } finally {
+      remove();
+    }
+    // Assess
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe("");
+    expect(normalise(r.stderr)).toBe(
+      "storage error: reports not written: the run folder s3://reports/failing/<run>/ is incomplete and has no index.json: " +
+        "cannot write s3://reports/failing/<run>/report.html: InternalError (HTTP 500): We encountered an internal error. Please try again.\n",
+    );
+    const runs = (await keys(reports, "failing/")).filter((k) => k !== "latest.json");
+    const folders = [...new Set(runs.map((k) => k.split("/")[0]))];
+    expect(folders).toHaveLength(2);
+    const partial = folders.find((f) => !runs.includes(`${f}/index.json`));
+    expect(partial).toBeDefined();
+    expect(runs.filter((k) => k.startsWith(`${partial}/`)).length).toBeGreaterThan(0);
+    expect(await reports.readText("failing/latest.json")).toBe(latestBefore);
+  });
+
+  it("a source object the server stops serving: exit 3 naming the object, and no run folder at all", async () => {
+    // Prepare
+    const remove = s3.injectFault({
+      method: "GET",
+      path: /^\/inputs\/exports\/cluster-a\/cluster-export\.yaml/,
+      status: 503,
+      code: "SlowDown",
+      message: "Please reduce your request rate.",
+    });
+    let r: Run;
+    try {
+      // Act
+      r = await tollgate([
+        "audit",
+        ...["--bundle", "examples/policies", "--out", "s3://reports/unreadable"],
+        "s3://inputs/exports/cluster-a/",
+      ]);
+    } finally {
+      remove();
+    }
+    // Assess
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      "storage error: cannot read s3://inputs/exports/cluster-a/cluster-export.yaml: SlowDown (HTTP 503): Please reduce your request rate.\n",
+    );
+    expect(await keys(reports, "unreadable/")).toEqual([]);
+  });
+
+  it("a reports bucket that disappeared: exit 3, and nothing written", async () => {
+    // Prepare: the bucket is gone for every request from now on (NoSuchBucket), as after a deletion.
+    const remove = s3.injectFault({ path: /^\/gone-reports/, status: 404, code: "NoSuchBucket", message: "gone" });
+    let r: Run;
+    try {
+      r = await tollgate([
+        "audit",
+        ...["--bundle", "examples/policies", "--fail-on", "never", "--out", "s3://gone-reports/nightly"],
+        "examples/export",
+      ]);
+    } finally {
+      remove();
+    }
+    // Assess
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /^storage error: cannot (read|list objects under) s3:\/\/gone-reports\/nightly\/.*NoSuchBucket/,
+    );
+  });
+
+  it("a server that is not running (stopped): exit 3 naming the location", async () => {
+    // Prepare: a port with nothing listening, taken from a server that was started and stopped.
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, "127.0.0.1", () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    // Act
+    const r = await tollgate(
+      ["audit", "--bundle", "examples/policies", "--out", "s3://reports/x", "s3://inputs/exports/cluster-a/"],
+      { ...s3.env, TOLLGATE_S3_ENDPOINT: `http://127.0.0.1:${port}` },
+    );
+    // Assess
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^storage error: cannot .*s3:\/\/reports\/x\/.*ECONNREFUSED/);
+  });
+});
+
+describe("S3 sources", () => {
+  it("lists every document object under a prefix, in key order, leaving .git out", async () => {
+    const source = await openSource("s3://inputs/exports/cluster-a", DEFAULT_SOURCE_OPTIONS, s3.options);
+    try {
+      const names: string[] = [];
+      for await (const unit of source.units()) names.push(unit.name);
+      expect(names).toEqual([
+        "s3://inputs/exports/cluster-a/ci/values.yaml",
+        "s3://inputs/exports/cluster-a/cluster-export.yaml",
+      ]);
+    } finally {
+      await source.close?.();
+    }
+  });
+
+  it("reports an object over the size limit as an input error of that object", async () => {
+    const source = await openSource(
+      "s3://inputs/exports/cluster-a/",
+      { ...DEFAULT_SOURCE_OPTIONS, maxFileBytes: 100 },
+      s3.options,
+    );
+    try {
+      const docs = [];
+      for await (const unit of source.units()) docs.push(...(await unit.read()));
+      expect(docs.map((d) => (d.kind === "error" ? d.error : d.kind))).toEqual([
+        "not-kubernetes",
+        expect.stringMatching(/^object is \d+ bytes, over the limit of 100$/),
+      ]);
+    } finally {
+      await source.close?.();
+    }
+  });
+});
+
+describe("the report sink on S3", () => {
+  it("uploads a report over the multipart threshold in parts, and its digest in index.json matches", async () => {
+    // Prepare: a run with a large report file (9 MiB, over lib/storage's 8 MiB part size) and a 6 MiB threshold.
+    const { writeRun } = await import("../../audit/sink.js");
+    const run = {
+      apiVersion: "tollgate.dev/v1alpha1",
+      runId: "20261122T021500Z",
+      startedAt: "2026-11-22T02:15:00.000Z",
+      finishedAt: "2026-11-22T02:16:00.000Z",
+      summary: {},
+    } as unknown as Parameters<typeof writeRun>[1];
+    const big = "x".repeat(9 * 1024 * 1024);
+    // Act
+    const written = await writeRun(
+      "s3://reports/big",
+      run,
+      [{ name: "findings.csv", content: big, contentType: "text/csv" }],
+      { s3: s3.options, multipartThreshold: 6 * 1024 * 1024 },
+    );
+    // Assess
+    expect(written.folder).toBe("s3://reports/big/20261122T021500Z");
+    expect(
+      s3.requests.some(
+        (q) => q.method === "POST" && q.url.includes("/reports/big/20261122T021500Z/findings.csv?uploads"),
+      ),
+    ).toBe(true);
+    const back = await reports.readText("big/20261122T021500Z/findings.csv");
+    expect(back.length).toBe(big.length);
+    const index = JSON.parse(await reports.readText("big/20261122T021500Z/index.json")) as {
+      files: { sha256: string }[];
+    };
+    expect(index.files[0]!.sha256).toBe(written.files[0]!.sha256);
+  });
+});

@@ -1,0 +1,60 @@
+/** `tollgate audit`'s S3 flags: endpoint and path style, flag over environment, resolved in audit/cli. */
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "../../../../audit/cli/args.js";
+
+function s3Of(argv: string[], env: Record<string, string | undefined> = {}): unknown {
+  const parsed = parseArgs(["audit", "--bundle", "b", ...argv, "src"], env, "0.0.0");
+  if (parsed.kind !== "audit") return parsed.kind === "usage-error" ? parsed.message.split("\n")[0] : parsed.kind;
+  return parsed.config.s3;
+}
+
+describe("tollgate audit S3 options", () => {
+  it.each([
+    { name: "none: AWS S3", argv: [], env: {}, want: {} },
+    {
+      name: "the flag",
+      argv: ["--s3-endpoint", "http://127.0.0.1:4569"],
+      env: {},
+      want: { endpoint: "http://127.0.0.1:4569" },
+    },
+    {
+      name: "the environment",
+      argv: [],
+      env: { TOLLGATE_S3_ENDPOINT: "https://minio.local" },
+      want: { endpoint: "https://minio.local" },
+    },
+    {
+      name: "the flag over the environment",
+      argv: ["--s3-endpoint", "http://a:1"],
+      env: { TOLLGATE_S3_ENDPOINT: "http://b:2" },
+      want: { endpoint: "http://a:1" },
+    },
+    { name: "--no-s3-path-style", argv: ["--no-s3-path-style"], env: {}, want: { pathStyle: false } },
+    { name: "--s3-path-style", argv: ["--s3-path-style"], env: {}, want: { pathStyle: true } },
+    { name: "TOLLGATE_S3_PATH_STYLE", argv: [], env: { TOLLGATE_S3_PATH_STYLE: "false" }, want: { pathStyle: false } },
+    {
+      name: "the path-style flag over the environment",
+      argv: ["--s3-path-style"],
+      env: { TOLLGATE_S3_PATH_STYLE: "false" },
+      want: { pathStyle: true },
+    },
+  ])("resolves $name", ({ argv, env, want }) => {
+    expect(s3Of(argv, env)).toEqual(want);
+  });
+
+  it.each([
+    {
+      argv: ["--s3-endpoint", "127.0.0.1:4569"],
+      env: {},
+      want: /--s3-endpoint must be an http:\/\/ or https:\/\/ URL/,
+    },
+    {
+      argv: [],
+      env: { TOLLGATE_S3_ENDPOINT: "ftp://x" },
+      want: /--s3-endpoint must be an http:\/\/ or https:\/\/ URL/,
+    },
+    { argv: [], env: { TOLLGATE_S3_PATH_STYLE: "yes" }, want: /TOLLGATE_S3_PATH_STYLE must be true or false/ },
+  ])("refuses $argv $env", ({ argv, env, want }) => {
+    expect(s3Of(argv, env)).toMatch(want);
+  });
+});
