@@ -13,6 +13,7 @@ export { errorText } from "./field/error.js";
 export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
 export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
+export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";
 export { unwrapList } from "./objects/list.js";
 export type {
   BundleFile,

@@ -4,7 +4,7 @@
  * builds the answers; it does not validate objects (the PolicySet does) and does not know about events.
  */
 import type { Operation, ValidateRequest, Verdict } from "#lib";
-import { InputError, parseDocuments } from "#lib";
+import { InputError, objectIdentity, parseDocuments } from "#lib";
 import { embeddedStatus, invalidStatus, type ObjectIdentity, OUTCOMES } from "./status.js";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -131,19 +131,12 @@ function withTypeMeta(value: unknown, requestKind: JsonObject | undefined, where
   return { apiVersion, kind, ...value };
 }
 
-/** What an object is, from its own apiVersion, kind and metadata. */
+/** What an object is (lib's objectIdentity), in the shape the shared Status builders take. */
 export function identityOf(object: JsonObject): ObjectIdentity {
-  const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : "";
-  const slash = apiVersion.indexOf("/");
-  const meta = isObject(object.metadata) ? object.metadata : {};
-  const identity: ObjectIdentity = {
-    apiVersion,
-    group: slash < 0 ? "" : apiVersion.slice(0, slash),
-    kind: typeof object.kind === "string" ? object.kind : "",
-    name: typeof meta.name === "string" ? meta.name : "",
-  };
-  if (typeof meta.namespace === "string" && meta.namespace !== "") identity.namespace = meta.namespace;
-  return identity;
+  const id = objectIdentity(object);
+  const out: ObjectIdentity = { apiVersion: id.apiVersion, group: id.group, kind: id.kind, name: id.name };
+  if (id.namespace !== "") out.namespace = id.namespace;
+  return out;
 }
 
 /**
