@@ -6,6 +6,10 @@ export default defineConfig({
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
       { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
       {
+        // npm run test:browser: needs /usr/bin/chromium (Debian's package; .ci/run installs it), so not in npm test.
+        test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
+      },
+      {
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
