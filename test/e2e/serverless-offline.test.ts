@@ -5,7 +5,7 @@
  * credentials are dummies. SIGINT stops everything and frees the ports.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -134,6 +134,33 @@ describe("serverless offline (npm run dev)", () => {
     expect(await bad.json()).toMatchObject({ kind: "Status", reason: "BadRequest", code: 400 });
     const anonymous = await fetch(`${base}/validate`, { method: "POST", body: JSON.stringify(widget(3)) });
     expect(anonymous.status).toBe(401);
+  });
+
+  it("the README's two curl examples get the documented answers", async () => {
+    const post = async (file: string) => {
+      const body = readFileSync(join(ROOT, "examples", "admission", file), "utf8");
+      const res = await fetch(`${base}/validate`, { method: "POST", headers: auth, body });
+      return (await res.json()) as { response: Record<string, unknown> };
+    };
+    const denied = await post("widget-denied.json");
+    expect(denied.response).toMatchObject({
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: false,
+      status: {
+        message:
+          'Widget.demo.tollgate.dev "too-many-replicas" is invalid: [spec.replicas: Invalid value: 11: spec.replicas ' +
+          'in body should be less than or equal to 10, spec.size: Unsupported value: "huge": supported values: ' +
+          '"small", "medium", "large"]',
+        reason: "Invalid",
+        code: 422,
+      },
+    });
+    const allowed = await post("widget-allowed.json");
+    expect(allowed.response).toEqual({
+      uid: "9e4e5c8a-2f1d-4c3b-8a57-0d6f1b2c3d4e",
+      allowed: true,
+      warnings: ['unknown field "spec.colour"'],
+    });
   });
 
   it("healthz: ok for anyone, details with the token", async () => {
