@@ -12,13 +12,20 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
+import { auditCases } from "./audit.bench.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { validateCases } from "./validate.bench.js";
 import { webhookCases } from "./webhook.bench.js";
 
-const ALL_CASES: readonly BenchCase[] = [...crdCompileCases, ...validateCases, ...celRulesCases, ...webhookCases];
+const ALL_CASES: readonly BenchCase[] = [
+  ...crdCompileCases,
+  ...validateCases,
+  ...celRulesCases,
+  ...webhookCases,
+  ...auditCases,
+];
 
 function fmt(value: number, unit: string): string {
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;

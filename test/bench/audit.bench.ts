@@ -1,0 +1,291 @@
+/**
+ * The batch auditor's throughput (issue 7, "Performance"): a generated cluster export of mixed objects, audited
+ * through the real path (openSource on a file → bounded decode → `kind: List` unwrapping → PolicySet.validate →
+ * findings → summary; runAudit, one thread), as one JSON `kind: List` (what `kubectl get -A -o json` writes) and as
+ * a multi-document YAML stream. Each row: µs per object and objects/s per core, next to JSON.parse+JSON.stringify
+ * over the JSON text of the same objects (goal: the audit at ≥ 10% of the round trip's objects/s on JSON input),
+ * and the process's peak RSS.
+ *
+ * The mix (one policy set, loaded once): kinds from the corpus CRDs (Gateway API HTTPRoute, Gateway and GRPCRoute
+ * from their experimental CRDs, OpenShift Infrastructure; the corpus' own CREATE cases, valid and invalid), the
+ * example export (Widgets, Tenants, a Rollout, a Backup, KubeVirt VirtualMachines validated against their linked
+ * Template, uncovered ConfigMaps and Secrets), and Robots of a Go-typed API (+k8s: tags, test/fixtures/declarative).
+ * Each generated object is a sample with a fresh name, namespace and uid.
+ *
+ * `TOLLGATE_BENCH_AUDIT_OBJECTS` sets the number of objects (default 100,000).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { stringify } from "yaml";
+import { type BundleFile, loadBundle, type PolicySet, parseDocuments, unwrapList } from "#lib";
+import { DEFAULT_OWNER_LABELS } from "../../audit/model.js";
+import { runAudit } from "../../audit/run.js";
+import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
+import { REPO_ROOT } from "../conformance/corpus.js";
+import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { consumeSink } from "./measure.js";
+
+const DEFAULT_OBJECTS = 100_000;
+/** Audit throughput goal on JSON input: this fraction of the JSON round trip's objects/s. */
+const GOAL_FRACTION_OF_ROUND_TRIP = 0.1;
+
+/** Corpus case files whose CREATE cases give objects, and the CRD variant to take (one CRD per kind). */
+const CORPUS_CASES: readonly { file: string; crdPrefix: string; take: number }[] = [
+  { file: "gateway-api/httproute.json", crdPrefix: "gateway-api/experimental/", take: 40 },
+  { file: "gateway-api/gateway.json", crdPrefix: "gateway-api/experimental/", take: 20 },
+  { file: "gateway-api/grpcroute.json", crdPrefix: "gateway-api/experimental/", take: 15 },
+  {
+    file: "openshift-api/config.openshift.io-infrastructure.json",
+    crdPrefix: "openshift-api/0000_10_config-operator_01_infrastructures-Default",
+    take: 15,
+  },
+];
+
+interface Mix {
+  policySet: PolicySet;
+  samples: Record<string, unknown>[];
+  byKind: Map<string, number>;
+}
+
+let mixPromise: Promise<Mix> | undefined;
+
+function filesUnder(root: string, prefix: string): BundleFile[] {
+  const out: BundleFile[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, name.name);
+      if (name.isDirectory()) walk(full);
+      else if (/\.(ya?ml|json|go)$|^go\.mod$/.test(name.name)) {
+        out.push({
+          path: `${prefix}/${relative(root, full).split(sep).join("/")}`,
+          content: readFileSync(full, "utf8"),
+        });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function objectsOf(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const doc of parseDocuments(text)) {
+    if (doc.error !== undefined) continue;
+    for (const o of unwrapList(doc.object) ?? [doc.object]) out.push(o as Record<string, unknown>);
+  }
+  return out;
+}
+
+async function buildMix(corpusRoot: string): Promise<Mix> {
+  const files: BundleFile[] = [...filesUnder(join(REPO_ROOT, "examples/policies"), "examples")];
+  files.push(...filesUnder(join(REPO_ROOT, "test/fixtures/declarative/bundle"), "declarative"));
+  const samples: Record<string, unknown>[] = [];
+  // The example export: its Template and Backup CRD become policies (as --policies-from-input does), the rest samples.
+  const exported = objectsOf(readFileSync(join(REPO_ROOT, "examples/export/cluster-export.yaml"), "utf8"));
+  exported.forEach((o, i) => {
+    if (o.kind === "CustomResourceDefinition" || o.kind === "Template") {
+      files.push({ path: `export/policy-${i}.json`, content: JSON.stringify(o) });
+    } else {
+      samples.push(o);
+    }
+  });
+  for (const name of readdirSync(join(REPO_ROOT, "test/fixtures/declarative/objects"))) {
+    samples.push(...objectsOf(readFileSync(join(REPO_ROOT, "test/fixtures/declarative/objects", name), "utf8")));
+  }
+  const crds = new Set<string>();
+  for (const spec of CORPUS_CASES) {
+    const cases = JSON.parse(readFileSync(join(corpusRoot, "cases", spec.file), "utf8")) as {
+      crd: string;
+      operation: string;
+      subresource?: string;
+      object: Record<string, unknown>;
+    }[];
+    const picked = cases
+      .filter((c) => c.operation === "CREATE" && c.subresource === undefined && c.crd.startsWith(spec.crdPrefix))
+      .slice(0, spec.take);
+    for (const c of picked) {
+      crds.add(c.crd);
+      samples.push(c.object);
+    }
+  }
+  for (const crd of crds)
+    files.push({ path: `corpus/${crd}`, content: readFileSync(join(corpusRoot, "crds", crd), "utf8") });
+  const policySet = await loadBundle(files);
+  const byKind = new Map<string, number>();
+  for (const s of samples) byKind.set(String(s.kind), (byKind.get(String(s.kind)) ?? 0) + 1);
+  return { policySet, samples, byKind };
+}
+
+/** One sample with placeholders for its name, namespace and uid, as JSON and as YAML text. */
+function templates(samples: readonly Record<string, unknown>[]): { json: string[]; yaml: string[] } {
+  const json: string[] = [];
+  const yaml: string[] = [];
+  for (const s of samples) {
+    const o = structuredClone(s);
+    const meta = (typeof o.metadata === "object" && o.metadata !== null ? o.metadata : {}) as Record<string, unknown>;
+    o.metadata = meta;
+    meta.name = `${typeof meta.name === "string" && meta.name !== "" ? meta.name.slice(0, 40) : "obj"}-zzidzz`;
+    if (typeof meta.namespace === "string") meta.namespace = "ns-zznszz";
+    meta.uid = "zzuidzz";
+    json.push(JSON.stringify(o));
+    yaml.push(stringify(o, { lineWidth: 0 }));
+  }
+  return { json, yaml };
+}
+
+function fill(template: string, i: number): string {
+  const uid = `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
+  return template
+    .replaceAll("zzidzz", String(i))
+    .replaceAll("zznszz", String(i % 64))
+    .replaceAll("zzuidzz", uid);
+}
+
+/** The export as one JSON `kind: List` and as a YAML stream: the same objects, in the same order. */
+function generate(samples: readonly Record<string, unknown>[], n: number): { json: string; yaml: string } {
+  const t = templates(samples);
+  const items: string[] = [];
+  const docs: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % samples.length;
+    items.push(fill(t.json[k]!, i));
+    docs.push(fill(t.yaml[k]!, i));
+  }
+  return {
+    json: `{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n${items.join(",\n")}\n]}\n`,
+    yaml: docs.join("---\n"),
+  };
+}
+
+let exportCache: { n: number; dir: string; jsonBytes: number; yamlBytes: number; jsonText: string } | undefined;
+
+function objectCount(): number {
+  const raw = process.env.TOLLGATE_BENCH_AUDIT_OBJECTS;
+  const n = raw === undefined || raw === "" ? DEFAULT_OBJECTS : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`TOLLGATE_BENCH_AUDIT_OBJECTS must be a positive integer`);
+  return n;
+}
+
+async function prepare(ctx: BenchContext): Promise<{ mix: Mix; files: NonNullable<typeof exportCache> }> {
+  mixPromise ??= buildMix(ctx.corpusRoot);
+  const mix = await mixPromise;
+  const n = objectCount();
+  if (exportCache === undefined || exportCache.n !== n) {
+    const dir = mkdtempSync(join(tmpdir(), "tollgate-bench-audit-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const { json, yaml } = generate(mix.samples, n);
+    writeFileSync(join(dir, "export.json"), json);
+    writeFileSync(join(dir, "export.yaml"), yaml);
+    exportCache = {
+      n,
+      dir,
+      jsonBytes: Buffer.byteLength(json),
+      yamlBytes: Buffer.byteLength(yaml),
+      jsonText: json,
+    };
+  }
+  return { mix, files: exportCache };
+}
+
+async function auditOnce(
+  file: string,
+  policySet: PolicySet,
+): Promise<{ ms: number; run: Awaited<ReturnType<typeof runAudit>> }> {
+  const source = await openSource(file, DEFAULT_SOURCE_OPTIONS);
+  const t0 = performance.now();
+  const run = await runAudit(
+    {
+      sources: [source],
+      bundle: "bench",
+      concurrency: 8,
+      failOn: "violation",
+      ownerLabels: DEFAULT_OWNER_LABELS,
+      toolVersion: "bench",
+    },
+    policySet,
+  );
+  return { ms: performance.now() - t0, run };
+}
+
+function roundTripMs(text: string, runs: number): number {
+  const times: number[] = [];
+  let out = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    out += JSON.stringify(JSON.parse(text)).length;
+    times.push(performance.now() - t0);
+  }
+  if (out < 0) console.log(consumeSink());
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+async function auditRow(ctx: BenchContext, format: "json" | "yaml"): Promise<BenchRow> {
+  const { mix, files } = await prepare(ctx);
+  const n = files.n;
+  const file = join(files.dir, `export.${format}`);
+  const rssBefore = process.memoryUsage().rss;
+  // Two runs: the first warms the JIT; the second is reported (YAML once when large: it is the slow one).
+  const runs = format === "yaml" && n > 20_000 ? 1 : 2;
+  let last: Awaited<ReturnType<typeof auditOnce>> | undefined;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    last = undefined;
+    last = await auditOnce(file, mix.policySet);
+    times.push(last.ms);
+  }
+  const ms = times[times.length - 1]!;
+  const s = last!.run.summary;
+  if (s.documents !== n) throw new Error(`audited ${s.documents} documents, generated ${n}`);
+  const baselineMs = roundTripMs(files.jsonText, 3);
+  const perObjectUs = (ms * 1000) / n;
+  const baselineUs = (baselineMs * 1000) / n;
+  const objectsPerS = Math.round((n * 1000) / ms);
+  const baselinePerS = Math.round((n * 1000) / baselineMs);
+  const fraction = objectsPerS / baselinePerS;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  const bytes = format === "json" ? files.jsonBytes : files.yamlBytes;
+  const kinds = [...mix.byKind.entries()].map(([k, c]) => `${k}×${c}`).join(" ");
+  const notes = [
+    `${n.toLocaleString("en")} objects, ${mb(bytes)} of ${format.toUpperCase()}: ${objectsPerS.toLocaleString("en")} objects/s on one core ` +
+      `(${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MiB/s); JSON.parse+stringify of the same objects ${baselinePerS.toLocaleString("en")} objects/s; ` +
+      `audit at ${(fraction * 100).toFixed(1)}% of it` +
+      (format === "json"
+        ? ` (goal ≥ ${GOAL_FRACTION_OF_ROUND_TRIP * 100}%: ${fraction >= GOAL_FRACTION_OF_ROUND_TRIP ? "met" : "NOT met"})`
+        : ""),
+    `outcome: ${s.valid} valid, ${s.invalid} invalid, ${s.skippedUncovered} skipped (uncovered), ${s.inputErrors} input errors; ` +
+      `${s.findings.violation} violations, ${s.findings.warning} warnings; peak RSS of the process ${mb(peakRss)} ` +
+      `(RSS ${mb(rssBefore)} before the case); runs ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(", ")}`,
+    `sample mix (${mix.samples.length} samples, cycled): ${kinds}; ${mix.policySet.kinds.length} kinds covered, ${mix.policySet.failures.length} policy failures`,
+    ...mix.policySet.failures.map(
+      (f) => `policy failure (${f.severity}, counted in the findings): ${f.file ?? ""} ${f.message.slice(0, 160)}`,
+    ),
+  ];
+  return {
+    name: `audit/${format}`,
+    unit: "µs",
+    value: perObjectUs,
+    min: (Math.min(...times) * 1000) / n,
+    max: (Math.max(...times) * 1000) / n,
+    baseline: { label: "JSON.parse+stringify", value: baselineUs },
+    notes,
+    data: {
+      objects: n,
+      bytes,
+      objectsPerSecond: objectsPerS,
+      roundTripObjectsPerSecond: baselinePerS,
+      fractionOfRoundTrip: fraction,
+      goalMet: format === "json" ? fraction >= GOAL_FRACTION_OF_ROUND_TRIP : "n/a",
+      peakRssBytes: peakRss,
+      violations: s.findings.violation,
+      policyFailures: mix.policySet.failures.length,
+    },
+  };
+}
+
+export const auditCases: BenchCase[] = [
+  { name: "audit/json", run: (ctx) => auditRow(ctx, "json") },
+  { name: "audit/yaml", run: (ctx) => auditRow(ctx, "yaml") },
+];
