@@ -2,13 +2,16 @@
  * `s3://bucket/prefix` sources, through lib/storage's BlobStore: every object under the prefix is one unit, read
  * like a file of a folder tree (`*.yaml`, `*.yml`, `*.json`; documents that are not Kubernetes objects skipped;
  * `.git` and `node_modules` left out). `s3://bucket/key` naming one object is that object alone, read like a file
- * named on the command line; a key that names no object is the prefix `key/` (S3 has no folders).
+ * named on the command line; a key that names no object is the prefix `key/` (S3 has no folders). A location with
+ * no document object at all is a ConfigError (exit 2), since S3 cannot tell a mistyped prefix from an empty one.
  *
  * Failures: an object that disappears between the listing and the read, or that is too large, is an input error of
  * that object (the run goes on); anything else the store reports (the server fails or cannot be reached after the
  * SDK's retries, access denied, the bucket is gone) is a StorageError that ends the run with exit 3: a report over a
  * silently partial export would look complete when it is not.
  */
+
+import { ConfigError } from "#lib";
 import {
   type BlobStore,
   folderPrefix,
@@ -41,6 +44,7 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
       const key = location.key;
       // One listing gives both answers: the object `key` itself, or the objects under `key/`.
       const under = location.isPrefix ? key : folderPrefix(key);
+      let found = 0;
       for await (const blob of store.list(key)) {
         // Keys list in order, so an object named exactly `key` comes first: then it is the whole source.
         if (!location.isPrefix && blob.key === key) {
@@ -51,7 +55,15 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
         const parts = blob.key.slice(under.length).split("/");
         const name = parts.pop() ?? "";
         if (parts.some((p) => p === ".git" || p === "node_modules")) continue;
-        if (DOCUMENT_FILE.test(name)) yield objectUnit(store, location.bucket, blob.key, blob.size, options, "skip");
+        if (!DOCUMENT_FILE.test(name)) continue;
+        found++;
+        yield objectUnit(store, location.bucket, blob.key, blob.size, options, "skip");
+      }
+      // S3 cannot tell a mistyped prefix from an empty one: auditing nothing must not look like a clean pass.
+      if (found === 0) {
+        throw new ConfigError(
+          `source ${JSON.stringify(url)}: no object, and no *.yaml, *.yml or *.json object under it`,
+        );
       }
     },
     async close() {

@@ -385,3 +385,21 @@ describe("the report sink on S3", () => {
     expect(index.files[0]!.sha256).toBe(written.files[0]!.sha256);
   });
 });
+
+describe("an S3 source with nothing to audit", () => {
+  it("is a configuration error (exit 2), never an empty pass", async () => {
+    const r = await tollgate([
+      "audit",
+      "--bundle",
+      "examples/policies",
+      "--out",
+      "s3://reports/empty",
+      "s3://inputs/exportz/",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: source "s3://inputs/exportz/": no object, and no *.yaml, *.yml or *.json object under it\n',
+    );
+    expect(await keys(reports, "empty/")).toEqual([]);
+  });
+});
