@@ -40,10 +40,18 @@ interface CrdEntry {
  * bundle build`) is recognised by content and loaded without YAML decoding. Options override the bundle's
  * tollgate.yaml, which overrides the built-in defaults.
  */
-/** A CRD failure found by compiling CEL rules (rule compile, cost), as recorded in an artifact's build. */
-function isCelFailure(f: PolicyFailure): boolean {
+/**
+ * A CRD failure that a lazy load does not find by itself, as recorded in an artifact's build: CEL rule compile and
+ * cost failures, and `pattern`s that do not compile.
+ */
+function isDeferredFailure(f: PolicyFailure): boolean {
   if (f.family !== "crd") return false;
-  return (f.path ?? "").includes("x-kubernetes-validations") || /estimated rule cost|cost total/.test(f.message);
+  const path = f.path ?? "";
+  return (
+    path.includes("x-kubernetes-validations") ||
+    path.endsWith(".pattern") ||
+    /estimated rule cost|cost total/.test(f.message)
+  );
 }
 
 export async function loadBundle(source: string | BundleFile[], options: BundleOptions = {}): Promise<PolicySet> {
@@ -53,9 +61,10 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
   };
   const { digest, entries, failures, builtFailures } = decodeBundle(files, limits);
-  // An artifact's build compiled every CEL rule already: compile lazily and take the CEL failures from the build.
+  // An artifact's build compiled every CEL rule and pattern already: compile those lazily, and take their failures
+  // from the build.
   const lazyCel = builtFailures !== undefined || options.compile === "lazy";
-  if (builtFailures !== undefined) failures.push(...builtFailures.filter(isCelFailure));
+  if (builtFailures !== undefined) failures.push(...builtFailures.filter(isDeferredFailure));
 
   let config: BundleConfigDoc = {};
   let configFile: string | undefined;
@@ -143,7 +152,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   }
 
   function addCrd(obj: Record<string, unknown>, file: BundleFile, document: number): void {
-    const result = compileCrd(obj, cel.compileVersion);
+    const result = compileCrd(obj, cel.compileVersion, { lazyPatterns: lazyCel });
     const crdName = isRecord(obj.metadata) && typeof obj.metadata.name === "string" ? obj.metadata.name : undefined;
     for (const issue of result.issues) {
       const f: PolicyFailure = {

@@ -7,7 +7,7 @@ import { stableJson } from "../objects/stable-json.js";
 import { hasAnyDefault } from "./default.js";
 import { hasListSetsOrMaps } from "./list-type.js";
 import { hasEmbeddedResources } from "./objectmeta.js";
-import { type CompileIssue, compileSchema, type SchemaNode } from "./structural.js";
+import { type CompileIssue, compileSchema, type SchemaCompileOptions, type SchemaNode } from "./structural.js";
 import { checkStructural } from "./structural-check.js";
 
 export interface CompiledCrdVersion {
@@ -68,7 +68,7 @@ function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: 
         "minimum",
         "maxLength",
         "minLength",
-        "pattern",
+        "patternSource",
         "maxItems",
         "minItems",
         "multipleOf",
@@ -131,7 +131,11 @@ export function compareKubeAwareVersion(a: string, b: string): number {
 export type VersionCompiler = (version: CompiledCrdVersion, issues: CompileIssue[]) => void;
 
 /** Compiles one decoded CRD document. Never throws. */
-export function compileCrd(doc: Record<string, unknown>, extra?: VersionCompiler): CrdCompileResult {
+export function compileCrd(
+  doc: Record<string, unknown>,
+  extra?: VersionCompiler,
+  options: SchemaCompileOptions = {},
+): CrdCompileResult {
   const issues: CrdCompileResult["issues"] = [];
   const err = (path: string, message: string, versions?: string[]) => {
     const i: CrdCompileResult["issues"][number] = { path, message, severity: "error" };
@@ -205,7 +209,7 @@ export function compileCrd(doc: Record<string, unknown>, extra?: VersionCompiler
         schema = compiledShared.get(key) ?? null;
       } else {
         const local: CompileIssue[] = [];
-        schema = compileSchema(raw, local, "");
+        schema = compileSchema(raw, local, "", options);
         checkStructural(raw, local);
         for (const li of local) {
           const full = li.path === "" ? base : `${base}.${li.path}`;

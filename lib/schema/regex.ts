@@ -92,3 +92,25 @@ function compileUncached(source: string): CompiledPattern | PatternError {
     },
   };
 }
+
+/**
+ * A pattern compiled on its first use (for schemas whose patterns were already checked, such as bundle artifacts).
+ * A pattern that does not compile then matches nothing.
+ */
+export function lazyPattern(source: string): CompiledPattern {
+  let compiled: CompiledPattern | undefined;
+  const get = (): CompiledPattern | undefined => {
+    if (compiled === undefined) {
+      const c = compilePattern(source);
+      if (isPatternError(c)) return undefined;
+      compiled = c;
+    }
+    return compiled;
+  };
+  return {
+    source,
+    test: (value) => get()?.test(value) ?? false,
+    find: (value) => get()?.find(value),
+    findAll: (value) => get()?.findAll(value) ?? [],
+  };
+}

@@ -6,7 +6,7 @@
  */
 
 import { supportedStringFormat } from "./formats.js";
-import { type CompiledPattern, compilePattern } from "./regex.js";
+import { type CompiledPattern, compilePattern, lazyPattern } from "./regex.js";
 
 export type SchemaType = "" | "object" | "array" | "string" | "integer" | "number" | "boolean";
 
@@ -101,11 +101,31 @@ function num(v: unknown): number | undefined {
  * Converts a raw openAPIV3Schema (decoded JSON) into a SchemaNode tree, collecting problems. The caller decides
  * whether the problems make the schema unusable (they are the API server's CRD-creation rejections).
  */
-export function compileSchema(raw: unknown, issues: CompileIssue[], basePath = ""): SchemaNode {
-  return convert(raw, basePath, issues, false);
+export function compileSchema(
+  raw: unknown,
+  issues: CompileIssue[],
+  basePath = "",
+  options: SchemaCompileOptions = {},
+): SchemaNode {
+  return convert(raw, basePath, issues, false, options);
 }
 
-function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: boolean): SchemaNode {
+/** Options of compileSchema. */
+export interface SchemaCompileOptions {
+  /**
+   * Compile `pattern` regular expressions on first use instead of now (for bundle artifacts, whose build already
+   * checked every pattern): a cold start then pays only for the patterns it meets.
+   */
+  lazyPatterns?: boolean;
+}
+
+function convert(
+  raw: unknown,
+  path: string,
+  issues: CompileIssue[],
+  inJunctor: boolean,
+  options: SchemaCompileOptions,
+): SchemaNode {
   const node: SchemaNode = {
     type: "",
     nullable: false,
@@ -182,14 +202,14 @@ function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: 
   if (isRecord(props)) {
     node.properties = new Map();
     for (const [name, sub] of Object.entries(props)) {
-      node.properties.set(name, convert(sub, at(`properties[${name}]`), issues, inJunctor));
+      node.properties.set(name, convert(sub, at(`properties[${name}]`), issues, inJunctor, options));
     }
   }
   const ap = raw.additionalProperties;
-  if (isRecord(ap)) node.additionalProperties = convert(ap, at("additionalProperties"), issues, inJunctor);
+  if (isRecord(ap)) node.additionalProperties = convert(ap, at("additionalProperties"), issues, inJunctor, options);
   else if (ap === false) node.additionalPropertiesFalse = true;
   const items = raw.items;
-  if (isRecord(items)) node.items = convert(items, at("items"), issues, inJunctor);
+  if (isRecord(items)) node.items = convert(items, at("items"), issues, inJunctor, options);
   else if (Array.isArray(items))
     issues.push({
       path: at("items"),
@@ -197,7 +217,7 @@ function convert(raw: unknown, path: string, issues: CompileIssue[], inJunctor: 
       severity: "error",
     });
 
-  node.vv = convertValueValidation(raw, node, at, issues);
+  node.vv = convertValueValidation(raw, node, at, issues, options);
   return node;
 }
 
@@ -206,6 +226,7 @@ function convertValueValidation(
   node: SchemaNode,
   at: (k: string) => string,
   issues: CompileIssue[],
+  options: SchemaCompileOptions,
 ): ValueValidation | null {
   const vv: ValueValidation = { exclusiveMaximum: false, exclusiveMinimum: false, uniqueItems: false };
   let any = false;
@@ -255,7 +276,10 @@ function convertValueValidation(
     any = true;
   }
   if (typeof raw.pattern === "string") {
-    const compiled = compilePattern(raw.pattern);
+    const compiled = options.lazyPatterns === true ? lazyPattern(raw.pattern) : compilePattern(raw.pattern);
+    // The source is kept even when it does not compile, so rule counts do not depend on when patterns compile.
+    vv.patternSource = raw.pattern;
+    any = true;
     if ("error" in compiled) {
       issues.push({
         path: at("pattern"),
@@ -279,12 +303,12 @@ function convertValueValidation(
   for (const j of ["allOf", "anyOf", "oneOf"] as const) {
     const list = raw[j];
     if (Array.isArray(list)) {
-      vv[j] = list.map((s, i) => convert(s, at(`${j}[${i}]`), issues, true));
+      vv[j] = list.map((s, i) => convert(s, at(`${j}[${i}]`), issues, true, options));
       any = true;
     }
   }
   if (raw.not !== undefined) {
-    vv.not = convert(raw.not, at("not"), issues, true);
+    vv.not = convert(raw.not, at("not"), issues, true, options);
     any = true;
   }
   return any ? vv : null;
