@@ -12,8 +12,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
+import { declarativeCases } from "../conformance/declarative/declarative.bench.js";
 import { auditCases } from "./audit.bench.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
+import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { validateCases } from "./validate.bench.js";
@@ -24,6 +26,8 @@ const ALL_CASES: readonly BenchCase[] = [
   ...validateCases,
   ...celRulesCases,
   ...webhookCases,
+  ...bundleLoadCases,
+  ...declarativeCases,
   ...auditCases,
 ];
 
