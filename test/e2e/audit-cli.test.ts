@@ -2,44 +2,20 @@
  * `tollgate audit` as a black box: spawn `node audit/cli/bin.js` (what `npx tollgate` runs) and check exit codes,
  * standard output and the files of the run folder.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { type Run, runCommand } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUNDLE = "test/fixtures/audit/bundle";
 const CURRENT = "test/fixtures/audit/snapshots/current.yaml";
 const PREVIOUS = "test/fixtures/audit/snapshots/previous.yaml";
 const scratch = mkdtempSync(join(tmpdir(), "tollgate-audit-e2e-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function tollgate(args: readonly string[]): Promise<Run> {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, ["audit/cli/bin.js", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand(process.execPath, ["audit/cli/bin.js", ...args], { env: { ...process.env, NO_COLOR: "1" } });
 }
 
 /** Replaces the run id and the scratch folder, the only things that vary. */
@@ -148,19 +124,8 @@ describe("npm start (the README's first command)", () => {
     // Prepare
     const out = join(scratch, "npm-start");
     // Act: package.json's script, with the output moved to the scratch folder.
-    const r = await new Promise<Run>((resolve, reject) => {
-      const child = spawn("npm", ["run", "--silent", "start", "--", "--out", out], {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        stdout += d;
-      });
-      child.stderr.resume();
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr: "" }));
+    const r = await runCommand("npm", ["run", "--silent", "start", "--", "--out", out], {
+      env: { ...process.env, NO_COLOR: "1" },
     });
     // Assess
     expect(r.code).toBe(0);

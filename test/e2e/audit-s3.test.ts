@@ -4,17 +4,15 @@
  * endpoint from `--s3-endpoint` or `TOLLGATE_S3_ENDPOINT`; and servers that fail mid-run: the run exits 3, says what
  * failed and what state it left, and never leaves an index.json for a partial run.
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
+import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const POLICIES = join(ROOT, "examples/policies");
 const EXPORT = join(ROOT, "examples/export");
 
@@ -42,32 +40,12 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function tollgate(args: readonly string[], env: Record<string, string> = s3.env): Promise<Run> {
-  return new Promise<Run>((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.TOLLGATE_S3_ENDPOINT;
-    const child = spawn(process.execPath, ["audit/cli/bin.js", ...args], {
-      cwd: ROOT,
-      // The SDK warns on Node 20 about its releases of 2027; the CLI's stderr is asserted exactly.
-      env: { ...base, NO_COLOR: "1", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  const base = { ...process.env };
+  delete base.TOLLGATE_S3_ENDPOINT;
+  return runCommand(process.execPath, ["audit/cli/bin.js", ...args], {
+    // The SDK warns on Node 20 about its releases of 2027; the CLI's stderr is asserted exactly.
+    env: { ...base, NO_COLOR: "1", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
   });
 }
 

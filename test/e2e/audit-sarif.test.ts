@@ -4,48 +4,26 @@
  * errors, so the test reads its output log and fails on any `error` result; a deliberately broken copy checks
  * that the tool really reports what it finds.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { type Run, runCommand } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MULTITOOL: string = createRequire(import.meta.url)("@microsoft/sarif-multitool");
 const scratch = mkdtempSync(join(tmpdir(), "tollgate-sarif-e2e-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(command: string, args: readonly string[]): Promise<Run> {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      // The .NET runtime needs no ICU with invariant globalisation; no telemetry from a test.
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: "1",
-        DOTNET_CLI_TELEMETRY_OPTOUT: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  return runCommand(command, args, {
+    // The .NET runtime needs no ICU with invariant globalisation; no telemetry from a test.
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: "1",
+      DOTNET_CLI_TELEMETRY_OPTOUT: "1",
+    },
   });
 }
 

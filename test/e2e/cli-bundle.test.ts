@@ -2,18 +2,16 @@
  * `tollgate bundle build` and `tollgate webhook-config` as a black box: spawn `node audit/cli/bin.js` and check exit
  * codes, files and exact output.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadBundle } from "../../lib/index.js";
 import { createS3Store } from "../../lib/storage/index.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
+import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = "examples/policies";
 const BROKEN = "test/fixtures/bundles/broken-crd";
 const URL_OK = "https://abc123.execute-api.eu-west-1.amazonaws.com/prod/validate";
@@ -21,37 +19,17 @@ const URL_OK = "https://abc123.execute-api.eu-west-1.amazonaws.com/prod/validate
 const scratch = mkdtempSync(join(tmpdir(), "tollgate-e2e-bundle-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function tollgate(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, ["audit/cli/bin.js", ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        TOLLGATE_BUNDLE: "",
-        TOLLGATE_S3_ENDPOINT: "",
-        TOLLGATE_FAILURE_POLICY: "",
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  return runCommand(process.execPath, ["audit/cli/bin.js", ...args], {
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      TOLLGATE_BUNDLE: "",
+      TOLLGATE_S3_ENDPOINT: "",
+      TOLLGATE_FAILURE_POLICY: "",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      ...env,
+    },
   });
 }
 

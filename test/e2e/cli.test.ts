@@ -7,14 +7,12 @@
  * order (the API server does not sort causes), trailing spaces are ignored (the multi-cause header's trailing space
  * is checked exactly below), and an expected line ending in `...` matches any line that starts with the rest.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { ROOT, runCommand } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GADGETS = "test/fixtures/bundles/gadgets";
 const BROKEN = "test/fixtures/bundles/broken-crd";
 const OBJECTS = "test/fixtures/objects/gadgets";
@@ -52,30 +50,10 @@ const DECODE_ERROR_FILE = join(scratch, "decode-error.yaml");
 writeFileSync(DECODE_ERROR_FILE, DECODE_ERROR_YAML);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(command: string, args: readonly string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
+  return runCommand(command, args, {
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdin: options.stdin ?? "",
   });
 }
 
