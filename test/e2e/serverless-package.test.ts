@@ -1,7 +1,9 @@
 /**
  * `osls package` offline with dummy credentials: the CloudFormation template has the validate function on
  * nodejs22.x with its REST (v1) and HTTP API (v2) routes and least-privilege IAM, and the zip it writes runs: its
- * handler, loaded with require() as the Lambda runtime loads a .cjs handler, answers from the bundle it ships.
+ * handler, loaded with require() as the Lambda runtime loads a .cjs handler, answers from the bundle it ships. The
+ * scheduled audit function has its nightly schedule (disabled by default), its own role scoped to the sources and
+ * reports buckets, and its zip's handler runs an audit.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -24,6 +26,7 @@ describe("osls package (offline, dummy credentials)", () => {
   const out = join(work, "package");
   let template: { Resources: Record<string, { Type: string; Properties: Json }> };
   let files: string[];
+  let auditFiles: string[];
 
   beforeAll(() => {
     const run = spawnSync(process.execPath, [OSLS, "package", "--stage", "ci", "--package", out], {
@@ -45,6 +48,7 @@ describe("osls package (offline, dummy credentials)", () => {
     if (run.status !== 0) throw new Error(`osls package exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
     template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
     files = extractZip(join(out, "validate.zip"), join(work, "unzipped"));
+    auditFiles = extractZip(join(out, "audit.zip"), join(work, "unzipped-audit"));
   }, 120_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -53,8 +57,11 @@ describe("osls package (offline, dummy credentials)", () => {
 
   it("declares the validate function on nodejs22.x with the TOLLGATE_* environment", () => {
     const functions = ofType("AWS::Lambda::Function");
-    expect(functions).toHaveLength(1);
-    const fn = functions[0]!;
+    expect(functions.map((f) => f.Properties.Handler).sort()).toEqual([
+      "functions/audit.handler",
+      "functions/validate.handler",
+    ]);
+    const fn = functions.find((f) => f.Properties.Handler === "functions/validate.handler")!;
     expect(fn.Properties).toMatchObject({ Runtime: "nodejs22.x", Handler: "functions/validate.handler" });
     const env = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
     expect(env.TOLLGATE_BUNDLE).toBe("examples/policies");
@@ -72,13 +79,90 @@ describe("osls package (offline, dummy credentials)", () => {
     expect(routes.sort()).toEqual(["GET /healthz", "POST /validate"]);
   });
 
-  it("grants no wildcard action and S3 reads only", () => {
-    const role = ofType("AWS::IAM::Role")[0]!;
+  it("grants the webhook no wildcard action and S3 reads only", () => {
+    const role = template.Resources.IamRoleLambdaExecution!;
+    expect(role.Type).toBe("AWS::IAM::Role");
     const statements = (role.Properties.Policies as { PolicyDocument: { Statement: { Action: string[] }[] } }[])
       .flatMap((p) => p.PolicyDocument.Statement)
       .flatMap((s) => s.Action);
     for (const action of statements) expect(action).not.toMatch(/\*/);
     expect(statements.filter((a) => a.startsWith("s3:")).sort()).toEqual(["s3:GetObject", "s3:ListBucket"]);
+  });
+
+  it("declares the audit function (900 s) on its own role, with a nightly schedule disabled by default", () => {
+    const fn = template.Resources.AuditLambdaFunction!;
+    expect(fn.Properties).toMatchObject({
+      Runtime: "nodejs22.x",
+      Handler: "functions/audit.handler",
+      Timeout: 900,
+      MemorySize: 3008,
+      Role: { "Fn::GetAtt": ["AuditRole", "Arn"] },
+    });
+    const rules = ofType("AWS::Events::Rule");
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!.Properties as {
+      ScheduleExpression: string;
+      State: string;
+      Targets: { Arn: unknown; Input: string }[];
+    };
+    expect(rule.ScheduleExpression).toBe("cron(0 2 * * ? *)");
+    expect(rule.State).toBe("DISABLED");
+    expect(rule.Targets[0]!.Arn).toEqual({ "Fn::GetAtt": ["AuditLambdaFunction", "Arn"] });
+    expect(JSON.parse(rule.Targets[0]!.Input)).toEqual({
+      sources: ["s3://tollgate-exports-ci/exports/"],
+      bundle: "s3://tollgate-exports-ci/policies/",
+      out: "s3://tollgate-reports-ci/nightly/",
+      failOn: "violation",
+    });
+  });
+
+  it("scopes the audit role to reading the sources bucket and reading/writing the reports bucket", () => {
+    const role = template.Resources.AuditRole!;
+    expect(role.Type).toBe("AWS::IAM::Role");
+    const statements = (
+      role.Properties.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[]
+    ).flatMap((p) => p.PolicyDocument.Statement);
+    const s3 = statements
+      .flatMap((s) => s.Action.filter((a) => a.startsWith("s3:")).flatMap((a) => s.Resource.map((r) => `${a} ${r}`)))
+      .sort();
+    expect(s3).toEqual([
+      "s3:GetObject arn:aws:s3:::tollgate-exports-ci/*",
+      "s3:GetObject arn:aws:s3:::tollgate-reports-ci/*",
+      "s3:ListBucket arn:aws:s3:::tollgate-exports-ci",
+      "s3:ListBucket arn:aws:s3:::tollgate-reports-ci",
+      "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*",
+    ]);
+    for (const action of statements.flatMap((s) => s.Action)) expect(action).not.toMatch(/\*/);
+  });
+
+  it("the audit zip's handler, in a fresh process, audits a folder with the bundle it ships", () => {
+    expect(auditFiles).toEqual(expect.arrayContaining(["functions/audit.cjs", "examples/policies/widget-crd.yaml"]));
+    const reports = join(work, "audit-reports");
+    const child = `
+      const { handler } = require(process.env.HANDLER);
+      handler({ sources: [process.env.SOURCES], bundle: process.env.BUNDLE, out: process.env.OUT })
+        .then((s) => process.stdout.write(JSON.stringify(s)));`;
+    const run = spawnSync(process.execPath, ["-e", child], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: {
+        PATH: process.env.PATH,
+        HANDLER: join(work, "unzipped-audit", "functions", "audit.cjs"),
+        SOURCES: join(ROOT, "examples", "export"),
+        BUNDLE: join(work, "unzipped-audit", "examples", "policies"),
+        OUT: reports,
+        POWERTOOLS_LOG_LEVEL: "SILENT",
+      },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as { runId: string; folder: string; status: string; totals: Json };
+    expect(summary.folder).toBe(`${join(reports, summary.runId)}/`);
+    expect(summary.status).toBe("violations");
+    expect(summary.totals).toMatchObject({ documents: 15, valid: 5, invalid: 3 });
+    expect(JSON.parse(readFileSync(join(summary.folder, "index.json"), "utf8"))).toMatchObject({
+      kind: "AuditRunIndex",
+      runId: summary.runId,
+    });
   });
 
   it("ships the CommonJS handler and the default bundle, and the handler answers from the zip", async () => {
