@@ -5,7 +5,7 @@
  *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"never" }
  *
  * Locations are local paths or s3:// URLs. The input becomes the argv of `tollgate audit` and goes through the CLI's
- * own parser and command (audit/cli/args.ts parseArgs, audit/cli/commands/audit.ts runAuditCommand): the same
+ * own parser and command (audit/cli/args.ts parseArgs, audit/cli/commands/audit.ts executeAudit): the same
  * pipeline, the same defaults and the same TOLLGATE_* environment (TOLLGATE_S3_ENDPOINT, TOLLGATE_S3_PATH_STYLE,
  * TOLLGATE_CONCURRENCY, TOLLGATE_OWNER_LABELS).
  *
@@ -19,9 +19,8 @@ import { join } from "node:path";
 import { Logger } from "@aws-lambda-powertools/logger";
 import type { LogAttributes } from "@aws-lambda-powertools/logger/types";
 import type { Context } from "aws-lambda";
-import { createFsStore, createS3Store, isS3Url, parseS3Url, type S3Options } from "#lib/storage";
 import { parseArgs } from "../audit/cli/args.js";
-import { runAuditCommand } from "../audit/cli/commands/audit.js";
+import { executeAudit } from "../audit/cli/commands/audit.js";
 import type { FailOn, Summary } from "../audit/model.js";
 
 const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
@@ -140,22 +139,19 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
       if (args.kind !== "audit") throw new Error(`internal error: parsed as ${args.kind}, not audit`);
       const config = args.config;
 
-      let stdout = "";
-      const outcome = await runAuditCommand(config, {
-        stdout: (text) => {
-          stdout += text;
-        },
+      const {
+        outcome,
+        run,
+        folder: written,
+      } = await executeAudit(config, {
+        stdout: () => {},
         stderr: () => {},
         stdin: process.stdin,
         isTty: false,
       });
-      const folder = reportsFolder(stdout);
-      const written = JSON.parse(await readText(folder, "summary.json", config.s3)) as {
-        runId: string;
-        summary: Summary;
-      };
+      const folder = written.endsWith("/") ? written : `${written}/`;
       const summary: AuditSummary = {
-        runId: written.runId,
+        runId: run.runId,
         folder,
         status: outcome,
         exitCode: outcome === "ok" ? 0 : 1,
@@ -163,7 +159,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
         sources: [...config.sources],
         bundle: config.bundle,
         out: config.out,
-        totals: written.summary,
+        totals: run.summary,
       };
       const t = summary.totals;
       logger.info("audit finished", {
@@ -193,32 +189,6 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
       throw err;
     }
   };
-}
-
-/** The run folder, ending in "/", from the command's `Reports: <folder>/ (<files>)` line. */
-function reportsFolder(stdout: string): string {
-  const line = stdout.split("\n").find((l) => l.startsWith("Reports: "));
-  const m = line === undefined ? null : /^Reports: (.+\/) \(/.exec(line);
-  if (m === null) throw new Error("internal error: the audit command did not report its run folder");
-  return m[1]!;
-}
-
-async function readText(folder: string, name: string, s3: Readonly<S3Options>): Promise<string> {
-  if (!isS3Url(folder)) {
-    const store = createFsStore(folder);
-    try {
-      return await store.readText(name);
-    } finally {
-      store.close();
-    }
-  }
-  const location = parseS3Url(folder);
-  const store = await createS3Store({ ...s3, bucket: location.bucket });
-  try {
-    return await store.readText(`${location.key.replace(/\/?$/, "/")}${name}`);
-  } finally {
-    store.close();
-  }
 }
 
 let version: string | undefined;

@@ -14,7 +14,20 @@ export interface AuditIo extends CommandIo {
   isTty: boolean;
 }
 
+/** What one `tollgate audit` run produced: its outcome for the exit code, the run, and the folder written. */
+export interface AuditCommandResult {
+  outcome: CommandOutcome;
+  run: AuditRun;
+  /** The run folder (a local path or an s3:// URL) holding the reports and index.json. */
+  folder: string;
+}
+
 export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io: AuditIo): Promise<CommandOutcome> {
+  return (await executeAudit(config, io)).outcome;
+}
+
+/** Runs the audit, writes the reports and prints the summary; the result is for callers that need more than the outcome. */
+export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: AuditIo): Promise<AuditCommandResult> {
   const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }, { renderReports }, sink, model] =
     await Promise.all([
       import("../../sources/index.js"),
@@ -98,7 +111,8 @@ export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io:
   }
   io.stdout(`${lines.join("\n")}\n`);
 
-  return run.findings.some((f) => model.reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+  const outcome = run.findings.some((f) => model.reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+  return { outcome, run, folder: written.folder };
 }
 
 /** A progress line on standard error, redrawn at most every 100 ms: documents, objects/s. */
