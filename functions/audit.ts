@@ -20,11 +20,23 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import type { LogAttributes } from "@aws-lambda-powertools/logger/types";
 import type { Context } from "aws-lambda";
 import { parseArgs } from "../audit/cli/args.js";
+import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
 import { executeAudit } from "../audit/cli/commands/audit.js";
-import type { FailOn, Summary } from "../audit/model.js";
+import { type AuditRun, type FailOn, reachesFailOn, type Summary } from "../audit/model.js";
+import {
+  coordinate,
+  lambdaInvoker,
+  runShard,
+  type ShardInput,
+  type ShardInvoker,
+  type ShardOptions,
+  type ShardPart,
+  type ShardResult,
+} from "./audit-shards.js";
 
 const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
-const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn"] as const;
+const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "shard"] as const;
+const SHARD_FIELDS = ["size", "concurrency"] as const;
 
 /** The validated input of one run. */
 export interface AuditInput {
@@ -33,6 +45,8 @@ export interface AuditInput {
   out: string;
   previous?: string;
   failOn?: FailOn;
+  /** Sharded mode (functions/audit-shards.ts): this run coordinates one invocation of the function per shard. */
+  shard?: ShardOptions;
 }
 
 /** What the handler returns and logs. */
@@ -48,6 +62,8 @@ export interface AuditSummary {
   bundle: string;
   out: string;
   totals: Summary;
+  /** Sharded mode: how many shard invocations the run was made of. */
+  shards?: number;
 }
 
 export interface AuditLogger {
@@ -60,9 +76,15 @@ export interface AuditHandlerOptions {
   /** Where TOLLGATE_* variables are read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   logger?: AuditLogger;
+  /** Sharded mode: how a shard is invoked; default the Lambda API ({@link lambdaInvoker}). */
+  invoke?: ShardInvoker;
 }
 
-export type AuditHandler = (event: unknown, context?: Context) => Promise<AuditSummary>;
+/** A shard invocation (from a coordinator) returns where its partial run is; any other input runs an audit. */
+export interface AuditHandler {
+  (event: ShardInput, context?: Context): Promise<ShardResult>;
+  (event: unknown, context?: Context): Promise<AuditSummary>;
+}
 
 /**
  * The run's input: `event.detail` when the event is an EventBridge event (it has `detail-type` and an object
@@ -100,7 +122,65 @@ export function parseAuditInput(event: unknown): AuditInput {
     }
     result.failOn = failOn as FailOn;
   }
+  if (input.shard !== undefined) result.shard = parseShardOptions(input.shard);
   return result;
+}
+
+function parseShardOptions(v: unknown): ShardOptions {
+  if (!isRecord(v)) throw new Error("audit input: shard must be an object: { size?, concurrency? }");
+  const unknown = Object.keys(v).filter((k) => !(SHARD_FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    throw new Error(
+      `audit input: unknown field shard.${unknown.join(", shard.")} (allowed: ${SHARD_FIELDS.join(", ")})`,
+    );
+  }
+  const shard: ShardOptions = {};
+  if (v.size !== undefined) shard.size = positiveInt(v.size, "shard.size", 100_000);
+  if (v.concurrency !== undefined) shard.concurrency = positiveInt(v.concurrency, "shard.concurrency", 1000);
+  return shard;
+}
+
+function positiveInt(v: unknown, field: string, max: number): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) {
+    throw new Error(`audit input: ${field} must be an integer from 1 to ${max}, not ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** A shard invocation's input (sent by a coordinator, so checked for shape, not for friendly messages). */
+export function parseShardInput(event: Record<string, unknown>): ShardInput {
+  const { shardOf, parts, bundle, out, previous, failOn } = event;
+  const ok =
+    isRecord(shardOf) &&
+    typeof shardOf.runId === "string" &&
+    Number.isInteger(shardOf.index) &&
+    Number.isInteger(shardOf.of) &&
+    Array.isArray(parts) &&
+    parts.length > 0 &&
+    parts.every(
+      (p) =>
+        isRecord(p) &&
+        typeof p.source === "string" &&
+        (p.units === undefined || (Array.isArray(p.units) && p.units.every((u) => typeof u === "string"))),
+    );
+  if (!ok) throw new Error("shard input: expected { shardOf: { runId, index, of }, parts: [{ source, units? }], ... }");
+  const input: ShardInput = {
+    shardOf: shardOf as ShardInput["shardOf"],
+    parts: parts as ShardPart[],
+    bundle: location(bundle, "bundle"),
+    out: location(out, "out"),
+  };
+  input.parts.forEach((p, i) => {
+    location(p.source, `parts[${i}].source`);
+  });
+  if (previous !== undefined) input.previous = location(previous, "previous");
+  if (failOn !== undefined) {
+    if (typeof failOn !== "string" || !(FAIL_ON as readonly string[]).includes(failOn)) {
+      throw new Error(`shard input: failOn must be one of ${FAIL_ON.join(", ")}`);
+    }
+    input.failOn = failOn as FailOn;
+  }
+  return input;
 }
 
 /** A location field: a non-empty string, not starting with "-" (it becomes an argument of `tollgate audit`). */
@@ -126,29 +206,62 @@ export function auditArgv(input: AuditInput): string[] {
   return argv;
 }
 
+function resolveConfig(input: AuditInput, env: Readonly<Record<string, string | undefined>>): ResolvedAuditConfig {
+  const args = parseArgs(auditArgv(input), env, toolVersion());
+  if (args.kind === "usage-error") throw new Error(`audit input: ${args.message.trim()}`);
+  if (args.kind !== "audit") throw new Error(`internal error: parsed as ${args.kind}, not audit`);
+  return args.config;
+}
+
 export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHandler {
   const env = options.env ?? process.env;
   const logger = options.logger ?? powertoolsLogger();
-  return async (event, context) => {
+  const handler = async (event: unknown, context?: Context): Promise<AuditSummary | ShardResult> => {
     if (context !== undefined) logger.addContext(context);
+    if (isRecord(event) && "shardOf" in event) {
+      const shard = parseShardInput(event);
+      try {
+        const config = resolveConfig({ ...shard, sources: shard.parts.map((p) => p.source) }, env);
+        const result = await runShard(shard, config);
+        logger.info("audit shard finished", { ...shard.shardOf, parts: shard.parts.length });
+        return result;
+      } catch (err) {
+        logger.error("audit shard failed", {
+          ...shard.shardOf,
+          error: err instanceof Error ? err.name : typeof err,
+          reason: err instanceof Error ? err.message : String(err),
+        });
+        throw err;
+      }
+    }
     let input: AuditInput | undefined;
     try {
       input = parseAuditInput(event);
-      const args = parseArgs(auditArgv(input), env, toolVersion());
-      if (args.kind === "usage-error") throw new Error(`audit input: ${args.message.trim()}`);
-      if (args.kind !== "audit") throw new Error(`internal error: parsed as ${args.kind}, not audit`);
-      const config = args.config;
+      const config = resolveConfig(input, env);
 
-      const {
-        outcome,
-        run,
-        folder: written,
-      } = await executeAudit(config, {
-        stdout: () => {},
-        stderr: () => {},
-        stdin: process.stdin,
-        isTty: false,
-      });
+      let outcome: "ok" | "violations";
+      let run: AuditRun;
+      let written: string;
+      let shards: number | undefined;
+      if (input.shard !== undefined) {
+        const invoke = options.invoke ?? lambdaInvoker(env);
+        const done = await coordinate(config, { shard: input.shard, invoke });
+        run = done.run;
+        written = done.folder;
+        shards = done.shards;
+        outcome = run.findings.some((f) => reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+      } else {
+        ({
+          outcome,
+          run,
+          folder: written,
+        } = await executeAudit(config, {
+          stdout: () => {},
+          stderr: () => {},
+          stdin: process.stdin,
+          isTty: false,
+        }));
+      }
       const folder = written.endsWith("/") ? written : `${written}/`;
       const summary: AuditSummary = {
         runId: run.runId,
@@ -160,6 +273,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
         bundle: config.bundle,
         out: config.out,
         totals: run.summary,
+        ...(shards !== undefined && { shards }),
       };
       const t = summary.totals;
       logger.info("audit finished", {
@@ -178,6 +292,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
         inputErrors: t.inputErrors,
         findings: t.findings,
         durationMs: t.durationMs,
+        ...(shards !== undefined && { shards }),
       });
       return summary;
     } catch (err) {
@@ -189,6 +304,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
       throw err;
     }
   };
+  return handler as AuditHandler;
 }
 
 let version: string | undefined;

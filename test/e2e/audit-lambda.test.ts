@@ -256,7 +256,7 @@ describe("audit input validation", () => {
     [{ ...valid, bundle: "--help" }, 'audit input: bundle must not start with "-": "--help"'],
     [
       { ...valid, failon: "never" },
-      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn)',
+      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn, shard)',
     ],
     [
       { "detail-type": "Scheduled Event", detail: {} },

@@ -116,7 +116,7 @@ describe("osls package (offline, dummy credentials)", () => {
     });
   });
 
-  it("scopes the audit role to reading the sources bucket and reading/writing the reports bucket", () => {
+  it("scopes the audit role to reading the sources bucket, reading/writing the reports bucket, invoking itself", () => {
     const role = template.Resources.AuditRole!;
     expect(role.Type).toBe("AWS::IAM::Role");
     const statements = (
@@ -131,6 +131,20 @@ describe("osls package (offline, dummy credentials)", () => {
       "s3:ListBucket arn:aws:s3:::tollgate-exports-ci",
       "s3:ListBucket arn:aws:s3:::tollgate-reports-ci",
       "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*",
+    ]);
+    // Sharded mode: the function invokes itself, and nothing else.
+    const lambda = statements.filter((s) => s.Action.some((a) => a.startsWith("lambda:")));
+    expect(lambda).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["lambda:InvokeFunction"],
+        Resource: [
+          {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not a template
+            "Fn::Sub": "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:tollgate-ci-audit",
+          },
+        ],
+      },
     ]);
     for (const action of statements.flatMap((s) => s.Action)) expect(action).not.toMatch(/\*/);
   });

@@ -1,0 +1,403 @@
+/**
+ * The sharded mode of the scheduled auditor (functions/audit.ts, input field `shard`): for exports too large for one
+ * Lambda run. The run that gets `shard` is the coordinator:
+ *
+ * 1. it lists the sources: a folder tree or an `s3://` prefix becomes its document files/objects (the same listing
+ *    the auditor uses, audit/sources), a single file or an archive stays one indivisible part;
+ * 2. it groups them, in order, into shards of at most `shard.size` files/objects (default 50);
+ * 3. it invokes the same function once per shard through the Lambda API (`@aws-sdk/client-lambda`, `InvokeCommand`,
+ *    RequestResponse; the function name from `AWS_LAMBDA_FUNCTION_NAME`, the endpoint from
+ *    `TOLLGATE_LAMBDA_ENDPOINT` when set, e.g. serverless offline's `http://127.0.0.1:3002`), at most
+ *    `shard.concurrency` at once (default 8);
+ * 4. each shard run audits its part and writes its partial AuditRun to `<out>/shards/<runId>/<index>.json` (never
+ *    through the 6 MB Lambda response), returning that location;
+ * 5. the coordinator reads the partial runs, merges them into one AuditRun (objects and findings concatenated in
+ *    source order, policy failures once, finding ids made unique and `firstSeen` set as one run would, the summary
+ *    recomputed by audit/model.ts `summarize`, compared with `latest.json` like `tollgate audit`), renders the
+ *    reports and writes them through the same sink (index.json last, then latest.json).
+ *
+ * A shard invocation's input is `{ shardOf: { runId, index, of }, parts: [{ source, units? }], bundle, out,
+ * previous?, failOn? }`: `units` are the names of the listed files/objects of `source` this shard audits (absent: the
+ * whole source). A shard re-opens its source and keeps only its units, so a folder's or prefix's files are read
+ * exactly as in an unsharded run (documents that are not Kubernetes objects skipped, not errors).
+ *
+ * A shard that fails (a Lambda function error, an invocation error, a missing partial run) fails the whole run with
+ * an error naming the shard and its first unit; no report and no index.json are written.
+ *
+ * Costs: each shard lists its S3 prefix again to find its units, and indexes the whole `previous` snapshot.
+ */
+import pLimit from "p-limit";
+import { ConfigError } from "#lib";
+import {
+  createFsStore,
+  createS3Store,
+  folderPrefix,
+  formatS3Url,
+  isS3Url,
+  parseS3Url,
+  type S3Options,
+} from "#lib/storage";
+import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
+import type { AuditRun, FailOn, Finding } from "../audit/model.js";
+import type { Source } from "../audit/sources/index.js";
+
+/** The coordinator's `shard` input field. */
+export interface ShardOptions {
+  /** Most files/objects per shard. Default 50. */
+  size?: number;
+  /** Shard invocations in flight at once. Default 8. */
+  concurrency?: number;
+}
+
+export const DEFAULT_SHARD_SIZE = 50;
+export const DEFAULT_SHARD_CONCURRENCY = 8;
+
+/** One source's share of a shard. */
+export interface ShardPart {
+  source: string;
+  /** Listed unit names (files, S3 object URLs) of `source`; absent: the whole source. */
+  units?: string[];
+}
+
+/** The input of one shard invocation. */
+export interface ShardInput {
+  shardOf: { runId: string; index: number; of: number };
+  parts: ShardPart[];
+  bundle: string;
+  out: string;
+  previous?: string;
+  failOn?: FailOn;
+}
+
+/** What a shard invocation returns. */
+export interface ShardResult {
+  shardOf: { runId: string; index: number };
+  /** Where its partial AuditRun was written. */
+  partial: string;
+}
+
+/** Calls one shard: the Lambda API in production, the handler in-process in tests. Returns the shard's result. */
+export type ShardInvoker = (input: ShardInput) => Promise<unknown>;
+
+/** Lists the sources into shards of at most `size` units, in source order. */
+export async function planShards(
+  sources: readonly string[],
+  size: number,
+  open: (spec: string) => Promise<Source>,
+): Promise<ShardPart[][]> {
+  const shards: ShardPart[][] = [];
+  let current: ShardPart[] = [];
+  let count = 0;
+  const flush = () => {
+    if (current.length > 0) shards.push(current);
+    current = [];
+    count = 0;
+  };
+  for (const spec of sources) {
+    const source = await open(spec);
+    try {
+      if (source.kind !== "folder" && source.kind !== "s3") {
+        if (count + 1 > size) flush();
+        current.push({ source: spec });
+        count++;
+        continue;
+      }
+      let part: ShardPart | undefined;
+      for await (const unit of source.units()) {
+        if (count + 1 > size) flush();
+        if (part === undefined || current[current.length - 1] !== part) {
+          part = { source: spec, units: [] };
+          current.push(part);
+        }
+        part.units!.push(unit.name);
+        count++;
+      }
+    } finally {
+      await source.close?.();
+    }
+  }
+  flush();
+  return shards;
+}
+
+/** A source narrowed to some of its units (by name), in the source's own order. */
+export function onlyUnits(source: Source, names: readonly string[]): Source {
+  const wanted = new Set(names);
+  const narrowed: Source = {
+    spec: source.spec,
+    kind: source.kind,
+    async *units() {
+      let found = 0;
+      for await (const unit of source.units()) {
+        if (!wanted.has(unit.name)) continue;
+        found++;
+        yield unit;
+      }
+      // A unit listed by the coordinator and gone since: the shard's report would silently miss it.
+      if (found < wanted.size) {
+        throw new ConfigError(
+          `source ${JSON.stringify(source.spec)}: ${wanted.size - found} listed file(s) no longer exist`,
+        );
+      }
+    },
+  };
+  if (source.close !== undefined) narrowed.close = () => source.close!();
+  return narrowed;
+}
+
+/** The location of a shard's partial run: `<out>/shards/<runId>/<index>.json`. */
+export function partialLocation(out: string, runId: string, index: number): string {
+  const rel = `shards/${runId}/${String(index).padStart(5, "0")}.json`;
+  if (isS3Url(out)) {
+    const l = parseS3Url(out);
+    return formatS3Url(l.bucket, folderPrefix(l.key) + rel);
+  }
+  return `${out.replace(/\/+$/, "")}/${rel}`;
+}
+
+/** Writes or reads a whole text object at a local path or s3:// URL. */
+async function withStore<T>(
+  location: string,
+  s3: Readonly<S3Options>,
+  f: (store: Awaited<ReturnType<typeof createS3Store>>, key: string) => Promise<T>,
+): Promise<T> {
+  let store: Awaited<ReturnType<typeof createS3Store>>;
+  let key: string;
+  if (isS3Url(location)) {
+    const l = parseS3Url(location);
+    store = await createS3Store({ ...s3, bucket: l.bucket });
+    key = l.key;
+  } else {
+    const slash = location.lastIndexOf("/");
+    store = createFsStore(slash <= 0 ? "." : location.slice(0, slash));
+    key = location.slice(slash + 1);
+  }
+  try {
+    return await f(store, key);
+  } finally {
+    store.close();
+  }
+}
+
+/** Runs one shard: audits its parts (no comparison, no reports) and writes the partial run. */
+export async function runShard(input: ShardInput, config: Readonly<ResolvedAuditConfig>): Promise<ShardResult> {
+  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }] = await Promise.all([
+    import("../audit/sources/index.js"),
+    import("../audit/policies.js"),
+    import("../audit/run.js"),
+  ]);
+  const s3 = config.s3;
+  const sources = await Promise.all(
+    input.parts.map(async (p) => {
+      const source = await openSource(p.source, DEFAULT_SOURCE_OPTIONS, s3);
+      return p.units === undefined ? source : onlyUnits(source, p.units);
+    }),
+  );
+  const previous =
+    input.previous === undefined ? undefined : await openSource(input.previous, DEFAULT_SOURCE_OPTIONS, s3);
+  let run: AuditRun;
+  try {
+    const loaded = await loadPolicies(config.bundle, undefined, s3);
+    run = await runAudit(
+      {
+        sources,
+        bundle: config.bundle,
+        concurrency: config.concurrency,
+        failOn: config.failOn,
+        ownerLabels: config.ownerLabels,
+        toolVersion: config.toolVersion,
+        ...(previous !== undefined && { previous }),
+      },
+      loaded.policySet,
+    );
+  } finally {
+    await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
+  }
+  const partial = partialLocation(input.out, input.shardOf.runId, input.shardOf.index);
+  await withStore(partial, s3, (store, key) =>
+    store.write(key, JSON.stringify(run), { contentType: "application/json" }),
+  );
+  return { shardOf: { runId: input.shardOf.runId, index: input.shardOf.index }, partial };
+}
+
+/** The part of the unique-id suffix runAudit adds (`<16 hex>-<n>`), removed before ids are made unique again. */
+const ID_SUFFIX = /^([0-9a-f]{16})-\d+$/;
+
+/**
+ * Merges partial runs (in shard order) into the run one unsharded audit would have produced, without comparison.
+ *
+ * @throws Error when the shards audited against different bundles
+ */
+export function mergeRuns(
+  parts: readonly AuditRun[],
+  run: { runId: string; startedAt: string; finishedAt: string; sources: string[]; previous?: string; failOn: FailOn },
+  durationMs: number,
+  summarize: (objects: AuditRun["objects"], findings: Finding[], durationMs: number) => AuditRun["summary"],
+  uniqueIds: (findings: Finding[]) => void,
+): AuditRun {
+  const first = parts[0];
+  if (first === undefined) throw new Error("internal error: no shard results to merge");
+  const digests = new Set(parts.map((p) => p.bundle.digest));
+  if (digests.size > 1) throw new Error("shards audited against different bundles (the bundle changed during the run)");
+  const objects = parts.flatMap((p) => p.objects);
+  // Every shard loads the same bundle and reports its policy failures: they are the run's, once.
+  const findings: Finding[] = [
+    ...first.findings.filter((f) => f.severity === "policy-failure"),
+    ...parts.flatMap((p) => p.findings.filter((f) => f.severity !== "policy-failure")),
+  ].map((f) => {
+    const m = ID_SUFFIX.exec(f.id);
+    return { ...f, id: m === null ? f.id : m[1]!, firstSeen: run.startedAt };
+  });
+  uniqueIds(findings);
+  const merged: AuditRun = {
+    apiVersion: first.apiVersion,
+    kind: first.kind,
+    reportVersion: first.reportVersion,
+    runId: run.runId,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    tool: first.tool,
+    bundle: first.bundle,
+    sources: run.sources,
+    failOn: run.failOn,
+    objects,
+    findings,
+    summary: summarize(objects, findings, durationMs),
+  };
+  if (run.previous !== undefined) merged.previous = run.previous;
+  return merged;
+}
+
+/** What the coordinator needs besides the resolved configuration. */
+export interface CoordinatorOptions {
+  shard: ShardOptions;
+  invoke: ShardInvoker;
+  /** The clock (tests pass a fixed one). */
+  now?: () => Date;
+}
+
+/**
+ * The coordinator: plan, invoke every shard, merge, compare, write the reports.
+ *
+ * @throws Error naming the shard when one fails; nothing is written then
+ */
+export async function coordinate(
+  config: Readonly<ResolvedAuditConfig>,
+  options: CoordinatorOptions,
+): Promise<{ run: AuditRun; folder: string; shards: number }> {
+  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { renderReports }, sink, model, { compareWithPrevious }] =
+    await Promise.all([
+      import("../audit/sources/index.js"),
+      import("../audit/report/index.js"),
+      import("../audit/sink.js"),
+      import("../audit/model.js"),
+      import("../audit/compare.js"),
+    ]);
+  const now = options.now ?? (() => new Date());
+  const start = now();
+  const clockStart = performance.now();
+  const runId = model.runIdOf(start);
+  const s3 = config.s3;
+  const size = options.shard.size ?? DEFAULT_SHARD_SIZE;
+  const plan = await planShards(config.sources, size, (spec) => openSource(spec, DEFAULT_SOURCE_OPTIONS, s3));
+  if (plan.length === 0) throw new ConfigError("sharded audit: the sources have no document files or objects");
+
+  const limit = pLimit(options.shard.concurrency ?? DEFAULT_SHARD_CONCURRENCY);
+  const describe = (i: number): string => {
+    const p = plan[i]![0]!;
+    return `shard ${i + 1} of ${plan.length} (${p.units?.[0] ?? p.source}${plan[i]!.length > 1 || (p.units?.length ?? 1) > 1 ? ", ..." : ""})`;
+  };
+  const results = await Promise.allSettled(
+    plan.map((parts, index) =>
+      limit(async () => {
+        const input: ShardInput = {
+          shardOf: { runId, index, of: plan.length },
+          parts,
+          bundle: config.bundle,
+          out: config.out,
+          failOn: config.failOn,
+          ...(config.previous !== undefined && { previous: config.previous }),
+        };
+        const result = await options.invoke(input);
+        const partial = (result as Partial<ShardResult> | null)?.partial;
+        if (typeof partial !== "string") throw new Error("it returned no partial run location");
+        const text = await withStore(partial, s3, (store, key) => store.readText(key));
+        return JSON.parse(text) as AuditRun;
+      }),
+    ),
+  );
+  const failed = results.findIndex((r) => r.status === "rejected");
+  if (failed >= 0) {
+    const reason = (results[failed] as PromiseRejectedResult).reason;
+    const others = results.filter((r) => r.status === "rejected").length - 1;
+    throw new Error(
+      `sharded audit failed: ${describe(failed)}: ${reason instanceof Error ? reason.message : String(reason)}${others > 0 ? ` (and ${others} more shard(s) failed)` : ""}; no report written`,
+      { cause: reason },
+    );
+  }
+  const parts = results.map((r) => (r as PromiseFulfilledResult<AuditRun>).value);
+
+  const compareWith = await sink.readLatestReport(config.out, { s3 });
+  const run = mergeRuns(
+    parts,
+    {
+      runId,
+      startedAt: start.toISOString(),
+      finishedAt: now().toISOString(),
+      sources: [...config.sources],
+      failOn: config.failOn,
+      ...(config.previous !== undefined && { previous: config.previous }),
+    },
+    performance.now() - clockStart,
+    model.summarize,
+    model.uniqueIds,
+  );
+  if (compareWith !== undefined) run.comparison = compareWithPrevious(run.findings, compareWith);
+  const files = renderReports(run, config.formats);
+  const written = await sink.writeRun(config.out, run, files, { s3 });
+  return { run, folder: written.folder, shards: plan.length };
+}
+
+/**
+ * The Lambda API invoker: the function named by `AWS_LAMBDA_FUNCTION_NAME` (this function), at
+ * `TOLLGATE_LAMBDA_ENDPOINT` when set. A function error becomes an Error with the function's message.
+ */
+export function lambdaInvoker(env: Readonly<Record<string, string | undefined>>): ShardInvoker {
+  const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
+  if (functionName === undefined || functionName === "") {
+    throw new ConfigError("sharded audit: AWS_LAMBDA_FUNCTION_NAME is not set (the function to invoke per shard)");
+  }
+  const endpoint = env.TOLLGATE_LAMBDA_ENDPOINT;
+  let client: Promise<{ send: (input: ShardInput) => Promise<unknown> }> | undefined;
+  const open = async () => {
+    const { LambdaClient, InvokeCommand } = await import("@aws-sdk/client-lambda");
+    const lambda = new LambdaClient(endpoint !== undefined && endpoint !== "" ? { endpoint } : {});
+    return {
+      async send(input: ShardInput): Promise<unknown> {
+        const response = await lambda.send(
+          new InvokeCommand({
+            FunctionName: functionName,
+            InvocationType: "RequestResponse",
+            Payload: new TextEncoder().encode(JSON.stringify(input)),
+          }),
+        );
+        const text = response.Payload === undefined ? "" : new TextDecoder().decode(response.Payload);
+        let payload: unknown;
+        try {
+          payload = text === "" ? undefined : JSON.parse(text);
+        } catch {
+          payload = text;
+        }
+        if (response.FunctionError !== undefined) {
+          const message = (payload as { errorMessage?: unknown } | undefined)?.errorMessage;
+          throw new Error(`function error: ${typeof message === "string" ? message : response.FunctionError}`);
+        }
+        return payload;
+      },
+    };
+  };
+  return async (input) => {
+    client ??= open();
+    return (await client).send(input);
+  };
+}
