@@ -18,10 +18,9 @@
  *   loading and compiling the bundle (the runtime's `loadMs`), against bare Node start (`node -e 0`, start to exit).
  *   Goal (issue): first verdict within 100 ms over bare Node start.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -30,6 +29,7 @@ import { createHandler } from "../../functions/webhook.js";
 import { buildBundleArtifact } from "../../lib/index.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
 import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
+import { startOffline } from "../helpers/offline.js";
 import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
 import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
 
@@ -238,17 +238,6 @@ async function coldStartRow(ctx: BenchContext, source: "yaml" | "artifact"): Pro
 const CLIENTS = 50;
 const LOAD_SECONDS = 5;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createTcpServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
-
 /** `CLIENTS` concurrent clients posting the review for `LOAD_SECONDS`: answers per second and errors. */
 async function load(url: string, text: string): Promise<{ rps: number; ok: number; errors: number }> {
   const end = performance.now() + LOAD_SECONDS * 1000;
@@ -311,47 +300,10 @@ async function offlineRow(_ctx: BenchContext): Promise<BenchRow> {
   const plain = await load(`http://127.0.0.1:${plainPort}/validate`, text);
   await new Promise((r) => server.close(r));
 
-  const httpPort = await freePort();
-  const esbuildDir = `.esbuild-bench-${process.pid}`;
-  let output = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    // --noTimeout: the warm-up round (50 cold starts sharing the cores) may outlast the function timeout.
-    ["--openssl-legacy-provider", "--import", "tsx", "infra/dev.ts", "--noTimeout"],
-    {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TOLLGATE_DEV_HTTP_PORT: String(httpPort),
-        TOLLGATE_DEV_LAMBDA_PORT: "0",
-        TOLLGATE_DEV_S3_PORT: "0",
-        TOLLGATE_ESBUILD_DIR: esbuildDir,
-        POWERTOOLS_LOG_LEVEL: "WARN",
-      },
-    },
-  );
-  child.stdout?.on("data", (d: Buffer) => {
-    output = (output + d.toString()).slice(-4000);
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    output = (output + d.toString()).slice(-4000);
-  });
+  // --noTimeout: the warm-up round (50 cold starts sharing the cores) may outlast the function timeout.
+  const offlineServer = await startOffline({ label: "bench", args: ["--noTimeout"] });
   try {
-    const base = `http://127.0.0.1:${httpPort}`;
-    const t0 = performance.now();
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}:\n${output}`);
-      const ready = await fetch(`${base}/healthz`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ready) break;
-      if (performance.now() - t0 > 60_000) throw new Error(`serverless offline not ready after 60 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const readyMs = performance.now() - t0;
+    const base = offlineServer.base;
     const w0 = performance.now();
     await warm(`${base}/validate`, text);
     const warmMs = performance.now() - w0;
@@ -366,7 +318,7 @@ async function offlineRow(_ctx: BenchContext): Promise<BenchRow> {
       notes: [
         `serverless offline, ${CLIENTS} concurrent clients for ${LOAD_SECONDS} s: ${offline.rps.toFixed(0)} requests/s, ` +
           `${offline.errors} errors (${offline.ok} answered); node:http calling the same handler: ${plain.rps.toFixed(0)} ` +
-          `requests/s, ${plain.errors} errors; offline ready ${(readyMs / 1000).toFixed(1)} s after spawn, ${CLIENTS} instances warm ` +
+          `requests/s, ${plain.errors} errors; offline ready ${(offlineServer.readyMs / 1000).toFixed(1)} s after spawn, ${CLIENTS} instances warm ` +
           `after ${(warmMs / 1000).toFixed(1)} s more (table: ms per request = 1/throughput)`,
       ],
       data: {
@@ -374,17 +326,13 @@ async function offlineRow(_ctx: BenchContext): Promise<BenchRow> {
         offlineErrors: offline.errors,
         plainRps: plain.rps,
         plainErrors: plain.errors,
-        readyMs,
+        readyMs: offlineServer.readyMs,
         warmMs,
         clients: CLIENTS,
       },
     };
   } finally {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGINT");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    rmSync(join(REPO_ROOT, esbuildDir), { recursive: true, force: true });
+    await offlineServer.stop();
   }
 }
 

@@ -4,75 +4,26 @@
  * with `shard`, and the coordinator invokes the same function once per shard through `@aws-sdk/client-lambda`.
  * Local folders for sources and reports; dummy credentials; nothing is downloaded.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { type Offline, startOffline } from "../helpers/offline.js";
+import { ROOT } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ESBUILD_DIR = `.esbuild-e2e-sharded-${process.pid}`;
 const POLICIES = join(ROOT, "examples/policies");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
 
 describe("sharded audit through serverless offline's Lambda endpoint", () => {
   const work = mkdtempSync(join(tmpdir(), "tollgate-sharded-offline-"));
-  let child: ChildProcess;
+  let offline: Offline;
   let lambda: LambdaClient;
-  let log = "";
 
   beforeAll(async () => {
-    const httpPort = await freePort();
-    const lambdaPort = await freePort();
-    const endpoint = `http://127.0.0.1:${lambdaPort}`;
-    child = spawn(process.execPath, ["--openssl-legacy-provider", "--import", "tsx", "infra/dev.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TOLLGATE_DEV_HTTP_PORT: String(httpPort),
-        TOLLGATE_DEV_LAMBDA_PORT: String(lambdaPort),
-        TOLLGATE_DEV_S3_PORT: "0",
-        TOLLGATE_ESBUILD_DIR: ESBUILD_DIR,
-        TOLLGATE_TOKEN: "e2e-sharded-token",
-        TOLLGATE_LAMBDA_ENDPOINT: endpoint,
-        POWERTOOLS_LOG_LEVEL: "WARN",
-      },
-    });
-    child.stdout?.on("data", (d: Buffer) => {
-      log += d.toString();
-    });
-    child.stderr?.on("data", (d: Buffer) => {
-      log += d.toString();
-    });
-    const t0 = Date.now();
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}:\n${log}`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${httpPort}/healthz`)).status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() - t0 > 60_000) throw new Error(`serverless offline not ready after 60 s:\n${log}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    offline = await startOffline({ label: "e2e-sharded", lambda: true, env: { TOLLGATE_TOKEN: "e2e-sharded-token" } });
     lambda = new LambdaClient({
-      endpoint,
+      endpoint: offline.lambdaEndpoint,
       region: "eu-west-1",
       credentials: { accessKeyId: "offline", secretAccessKey: "offline" },
     });
@@ -81,12 +32,7 @@ describe("sharded audit through serverless offline's Lambda endpoint", () => {
   afterAll(async () => {
     lambda?.destroy();
     rmSync(work, { recursive: true, force: true });
-    if (child === undefined || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGINT");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    rmSync(join(ROOT, ESBUILD_DIR), { recursive: true, force: true });
+    await offline?.stop();
   }, 20_000);
 
   it("the coordinator invokes the function once per shard and writes one merged report", async () => {
@@ -106,7 +52,7 @@ describe("sharded audit through serverless offline's Lambda endpoint", () => {
       }),
     );
     const text = new TextDecoder().decode(response.Payload);
-    expect(response.FunctionError, `${text}\n${log}`).toBeUndefined();
+    expect(response.FunctionError, `${text}\n${offline.output()}`).toBeUndefined();
     const summary = JSON.parse(text) as {
       runId: string;
       folder: string;

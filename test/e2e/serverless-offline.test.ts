@@ -4,44 +4,14 @@
  * (payload v1, /local/...) and the HTTP API (payload v2). Nothing is downloaded: telemetry is off and the AWS
  * credentials are dummies. SIGINT stops everything and frees the ports.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admissionReview } from "../helpers/events.js";
+import { type Offline, startOffline } from "../helpers/offline.js";
+import { ROOT } from "../helpers/spawn.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TOKEN = "e2e-offline-token";
-/** Per test process, so that concurrent runs in one checkout do not share esbuild's output. */
-const ESBUILD_DIR = `.esbuild-e2e-offline-${process.pid}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
-
-async function waitForHealthz(base: string, child: ChildProcess, output: () => string): Promise<number> {
-  const t0 = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}:\n${output()}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.status === 200) return Date.now() - t0;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() - t0 > 60_000) throw new Error(`serverless offline not ready after 60 s:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const widget = (replicas: number) => ({
   apiVersion: "demo.tollgate.dev/v1alpha1",
@@ -51,45 +21,17 @@ const widget = (replicas: number) => ({
 });
 
 describe("serverless offline (npm run dev)", () => {
-  let child: ChildProcess;
+  let offline: Offline;
   let base: string;
-  let log = "";
   const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 
   beforeAll(async () => {
-    const httpPort = await freePort();
-    const lambdaPort = await freePort();
-    base = `http://127.0.0.1:${httpPort}`;
-    child = spawn(process.execPath, ["--openssl-legacy-provider", "--import", "tsx", "infra/dev.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TOLLGATE_DEV_HTTP_PORT: String(httpPort),
-        TOLLGATE_DEV_LAMBDA_PORT: String(lambdaPort),
-        TOLLGATE_DEV_S3_PORT: "0",
-        TOLLGATE_ESBUILD_DIR: ESBUILD_DIR,
-        TOLLGATE_TOKEN: TOKEN,
-        POWERTOOLS_LOG_LEVEL: "WARN",
-      },
-    });
-    child.stdout?.on("data", (d: Buffer) => {
-      log += d.toString();
-    });
-    child.stderr?.on("data", (d: Buffer) => {
-      log += d.toString();
-    });
-    await waitForHealthz(base, child, () => log);
+    offline = await startOffline({ label: "e2e-offline", lambda: true, env: { TOLLGATE_TOKEN: TOKEN } });
+    base = offline.base;
   }, 90_000);
 
   afterAll(async () => {
-    if (child === undefined || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGINT");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    rmSync(join(ROOT, ESBUILD_DIR), { recursive: true, force: true });
+    await offline?.stop();
   }, 20_000);
 
   it("HTTP API (v2): an AdmissionReview that breaks a rule is denied with causes", async () => {
