@@ -5,11 +5,11 @@
  * failed and what state it left, and never leaves an index.json for a partial run.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
+import { freePort } from "../helpers/offline.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
 import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
 
@@ -278,12 +278,7 @@ describe("S3 failing mid-run", () => {
 
   it("a server that is not running (stopped): exit 3 naming the location", async () => {
     // Prepare: a port with nothing listening, taken from a server that was started and stopped.
-    const port = await new Promise<number>((resolve) => {
-      const srv = createServer().listen(0, "127.0.0.1", () => {
-        const p = (srv.address() as { port: number }).port;
-        srv.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     // Act
     const r = await tollgate(
       ["audit", "--bundle", "examples/policies", "--out", "s3://reports/x", "s3://inputs/exports/cluster-a/"],
