@@ -17,7 +17,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import S3rver from "s3rver";
@@ -36,22 +36,29 @@ function portFrom(name: string, fallback: number): number {
   return n;
 }
 
-/** A free TCP port on 127.0.0.1 (for `0`). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, HOST, () => {
+/**
+ * `count` distinct free TCP ports on 127.0.0.1, none of them in `taken`: every probe socket stays bound until all are
+ * chosen, so the kernel cannot hand the same port out twice (as it may when each is probed and released in turn).
+ */
+async function freePorts(count: number, taken: ReadonlySet<number>): Promise<number[]> {
+  const servers: Server[] = [];
+  const ports: number[] = [];
+  try {
+    while (ports.length < count) {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(0, HOST, () => resolve());
+      });
+      servers.push(server);
       const address = server.address();
       const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function port(name: string, fallback: number): Promise<number> {
-  const p = portFrom(name, fallback);
-  return p === 0 ? freePort() : p;
+      if (!taken.has(port)) ports.push(port);
+    }
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  }
+  return ports;
 }
 
 function oslsBin(): string {
@@ -60,10 +67,7 @@ function oslsBin(): string {
 }
 
 async function main(): Promise<void> {
-  const httpPort = await port("TOLLGATE_DEV_HTTP_PORT", 3000);
-  const lambdaPort = await port("TOLLGATE_DEV_LAMBDA_PORT", 3002);
-  const s3Port = await port("TOLLGATE_DEV_S3_PORT", 4569);
-
+  const s3Port = portFrom("TOLLGATE_DEV_S3_PORT", 4569);
   const directory = join(ROOT, ".s3-local");
   mkdirSync(directory, { recursive: true });
   const s3 = new S3rver({
@@ -75,6 +79,15 @@ async function main(): Promise<void> {
   });
   const s3Address = await s3.run();
   const s3Endpoint = `http://${HOST}:${s3Address.port}`;
+  // Free ports are chosen once s3rver holds its own, all at once, so the three never collide.
+  let httpPort = portFrom("TOLLGATE_DEV_HTTP_PORT", 3000);
+  let lambdaPort = portFrom("TOLLGATE_DEV_LAMBDA_PORT", 3002);
+  const free = await freePorts(
+    [httpPort, lambdaPort].filter((p) => p === 0).length,
+    new Set([s3Address.port, httpPort, lambdaPort]),
+  );
+  if (httpPort === 0) httpPort = free.shift() as number;
+  if (lambdaPort === 0) lambdaPort = free.shift() as number;
   console.log(`tollgate dev: s3rver on ${s3Endpoint} (bucket ${REPORTS_BUCKET}, files in .s3-local/)`);
 
   const child = spawn(

@@ -9,16 +9,31 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { ROOT } from "./spawn.js";
 
-/** A TCP port free on 127.0.0.1 at the time of the call. */
-export function freePort(): Promise<number> {
+interface HeldPort {
+  port: number;
+  release(): Promise<void>;
+}
+
+/** A TCP port on 127.0.0.1 kept bound until released, so that ports chosen together differ. */
+function holdFreePort(): Promise<HeldPort> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+      resolve({
+        port: typeof address === "object" && address !== null ? address.port : 0,
+        release: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
+}
+
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export async function freePort(): Promise<number> {
+  const held = await holdFreePort();
+  await held.release();
+  return held.port;
 }
 
 export interface OfflineOptions {
@@ -46,9 +61,27 @@ export interface Offline {
 
 const KEEP_OUTPUT = 64 * 1024;
 
+/** Attempts when a chosen port is taken by someone else before serverless offline binds it (EADDRINUSE). */
+const ATTEMPTS = 3;
+
 export async function startOffline(options: OfflineOptions): Promise<Offline> {
-  const httpPort = await freePort();
-  const lambdaPort = options.lambda === true ? await freePort() : 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === ATTEMPTS) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(options: OfflineOptions): Promise<Offline> {
+  // Both ports are held until both are chosen, so they differ; infra/dev.ts picks s3rver's and avoids these.
+  const held = [await holdFreePort(), ...(options.lambda === true ? [await holdFreePort()] : [])];
+  await Promise.all(held.map((h) => h.release()));
+  const httpPort = (held[0] as HeldPort).port;
+  const lambdaPort = held[1]?.port ?? 0;
   const lambdaEndpoint = options.lambda === true ? `http://127.0.0.1:${lambdaPort}` : undefined;
   const esbuildDir = `.esbuild-${options.label}-${process.pid}`;
   const child: ChildProcess = spawn(
@@ -91,7 +124,10 @@ export async function startOffline(options: OfflineOptions): Promise<Offline> {
   const t0 = performance.now();
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null) {
+        const message = `npm run dev exited ${child.exitCode}:\n${output}`;
+        throw output.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
+      }
       const ready = await fetch(`${base}/healthz`).then(
         (r) => r.status === 200,
         () => false, // not listening yet
