@@ -2,6 +2,11 @@
  * `.tar`, `.tar.gz` and `.tgz` archives (`git archive` output): every `*.yaml`, `*.yml` and `*.json` member is read
  * like a file of a folder tree (documents that are not Kubernetes objects are skipped). Bounded: the archive file,
  * the uncompressed stream (zlib's `maxOutputLength`), each member and the number of members.
+ *
+ * One reader for every place an archive comes from: {@link archiveUnits} takes the archive's bytes and the name it
+ * is shown under (a local path here, an `s3://bucket/key` URL in s3.ts). A member's unit is named `<name>!<member>`
+ * and its documents' locations are `{ file: <name>, entry: <member> }`; an archive that cannot be read at all is one
+ * input error located at `{ file: <name> }`.
  */
 import { readFile, stat } from "node:fs/promises";
 import { promisify } from "node:util";
@@ -20,53 +25,78 @@ export function archiveSource(path: string, options: SourceOptions): Source {
     spec: path,
     kind: "archive",
     async *units() {
-      let buf: Buffer;
+      let raw: Buffer;
       try {
-        buf = await readArchive(path, options);
+        const info = await stat(path);
+        if (info.size > options.maxArchiveBytes) {
+          yield archiveErrorUnit(path, archiveTooLarge(info.size, options));
+          return;
+        }
+        raw = await readFile(path);
       } catch (err) {
-        yield errorUnit(path, err instanceof ArchiveError ? err.message : readErrorText(err));
+        yield archiveErrorUnit(path, readErrorText(err));
         return;
       }
-      try {
-        for (const entry of readTar(buf, {
-          maxEntryBytes: options.maxFileBytes,
-          maxEntries: options.maxArchiveEntries,
-        })) {
-          if (entry.kind === "rejected") {
-            yield errorUnit(path, entry.reason, entry.name);
-            continue;
-          }
-          if (!DOCUMENT_FILE.test(entry.name)) continue;
-          const { name, data } = entry;
-          yield {
-            name: `${path}!${name}`,
-            async read(): Promise<SourceDoc[]> {
-              return decodeText(
-                data.toString("utf8"),
-                { file: path, entry: name },
-                { nonKubernetes: "skip", maxJsonBytes: options.maxFileBytes },
-              );
-            },
-          };
-        }
-      } catch (err) {
-        if (!(err instanceof TarFormatError)) throw err;
-        yield errorUnit(path, `not a readable tar archive: ${err.message}`);
-      }
+      yield* archiveUnits(raw, path, options);
     },
   };
+}
+
+/** The input error of an archive (file or object) of `size` bytes, over `maxArchiveBytes`. */
+export function archiveTooLarge(size: number, options: SourceOptions): string {
+  return `archive is ${size} bytes, over the limit of ${options.maxArchiveBytes}`;
+}
+
+/**
+ * The units of an archive given as bytes (a tar stream, gzip-compressed or not), shown as `name`: one per document
+ * member, one input error per rejected member (path traversal, absolute names, over `maxFileBytes`), and one input
+ * error of the whole archive when it cannot be read (broken gzip, malformed tar, uncompressed stream over
+ * `maxArchiveBytes`, more than `maxArchiveEntries` members). Members read before a malformed part are kept.
+ *
+ * The caller checks the size of the compressed bytes against `maxArchiveBytes` before reading them.
+ */
+export async function* archiveUnits(raw: Buffer, name: string, options: SourceOptions): AsyncGenerator<SourceUnit> {
+  let buf: Buffer;
+  try {
+    buf = await gunzipIfNeeded(raw, options);
+  } catch (err) {
+    if (!(err instanceof ArchiveError)) throw err;
+    yield archiveErrorUnit(name, err.message);
+    return;
+  }
+  try {
+    for (const entry of readTar(buf, {
+      maxEntryBytes: options.maxFileBytes,
+      maxEntries: options.maxArchiveEntries,
+    })) {
+      if (entry.kind === "rejected") {
+        yield archiveErrorUnit(name, entry.reason, entry.name);
+        continue;
+      }
+      if (!DOCUMENT_FILE.test(entry.name)) continue;
+      const { name: member, data } = entry;
+      yield {
+        name: `${name}!${member}`,
+        async read(): Promise<SourceDoc[]> {
+          return decodeText(
+            data.toString("utf8"),
+            { file: name, entry: member },
+            { nonKubernetes: "skip", maxJsonBytes: options.maxFileBytes },
+          );
+        },
+      };
+    }
+  } catch (err) {
+    if (!(err instanceof TarFormatError)) throw err;
+    yield archiveErrorUnit(name, `not a readable tar archive: ${err.message}`);
+  }
 }
 
 class ArchiveError extends Error {
   override readonly name = "ArchiveError";
 }
 
-async function readArchive(path: string, options: SourceOptions): Promise<Buffer> {
-  const info = await stat(path);
-  if (info.size > options.maxArchiveBytes) {
-    throw new ArchiveError(`archive is ${info.size} bytes, over the limit of ${options.maxArchiveBytes}`);
-  }
-  const raw = await readFile(path);
+async function gunzipIfNeeded(raw: Buffer, options: SourceOptions): Promise<Buffer> {
   if (raw[0] !== 0x1f || raw[1] !== 0x8b) return raw;
   try {
     return await gunzipAsync(raw, { maxOutputLength: options.maxArchiveBytes });
@@ -78,7 +108,8 @@ async function readArchive(path: string, options: SourceOptions): Promise<Buffer
   }
 }
 
-function errorUnit(file: string, error: string, entry?: string): SourceUnit {
+/** A unit that reads as one input error of the archive `file` (or of its member `entry`). */
+export function archiveErrorUnit(file: string, error: string, entry?: string): SourceUnit {
   const location = entry === undefined ? { file } : { file, entry };
   return {
     name: entry === undefined ? file : `${file}!${entry}`,

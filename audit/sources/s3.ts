@@ -3,7 +3,14 @@
  * like a file of a folder tree (`*.yaml`, `*.yml`, `*.json`; documents that are not Kubernetes objects skipped;
  * `.git` and `node_modules` left out). `s3://bucket/key` naming one object is that object alone, read like a file
  * named on the command line; a key that names no object is the prefix `key/` (S3 has no folders). A location with
- * no document object at all is a ConfigError (exit 2), since S3 cannot tell a mistyped prefix from an empty one.
+ * no document or archive object at all is a ConfigError (exit 2), since S3 cannot tell a mistyped prefix from an
+ * empty one.
+ *
+ * Archives: a `.tar`, `.tar.gz` or `.tgz` object (under a prefix, or named alone) is read exactly as a local archive
+ * (archive.ts {@link archiveUnits}, shown as its `s3://bucket/key` URL): one unit per document member, named
+ * `s3://bucket/key!member`, with locations `{ file: "s3://bucket/key", entry: member }`. The object is downloaded
+ * whole when the listing reaches it (bounded by `maxArchiveBytes`, checked against the listed size first); an object
+ * over the bound, a corrupt archive and a rejected member are input errors, and the run goes on.
  *
  * Failures: an object that disappears between the listing and the read, or that is too large, is an input error of
  * that object (the run goes on); anything else the store reports (the server fails or cannot be reached after the
@@ -20,6 +27,7 @@ import {
   type S3Location,
   type S3Options,
 } from "#lib/storage";
+import { ARCHIVE_FILE, archiveErrorUnit, archiveTooLarge, archiveUnits } from "./archive.js";
 import { decodeText } from "./decode.js";
 import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
 
@@ -28,6 +36,8 @@ function storageFailure(err: unknown): string | undefined {
   if (!(err instanceof Error) || err.name !== "StorageError") return undefined;
   return (err as Error & { failure?: string }).failure;
 }
+
+const OBJECT_GONE = "object no longer exists (deleted after the listing)";
 
 /** An S3 source; the bucket is opened on first use and released by `close()`. */
 export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Options>): Source {
@@ -48,13 +58,19 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
       for await (const blob of store.list(key)) {
         // Keys list in order, so an object named exactly `key` comes first: then it is the whole source.
         if (!location.isPrefix && blob.key === key) {
-          yield objectUnit(store, location.bucket, blob.key, blob.size, options, "error");
+          if (ARCHIVE_FILE.test(key)) yield* archiveObjectUnits(store, location.bucket, key, blob.size, options);
+          else yield objectUnit(store, location.bucket, blob.key, blob.size, options, "error");
           return;
         }
         if (!blob.key.startsWith(under)) continue;
         const parts = blob.key.slice(under.length).split("/");
         const name = parts.pop() ?? "";
         if (parts.some((p) => p === ".git" || p === "node_modules")) continue;
+        if (ARCHIVE_FILE.test(name)) {
+          found++;
+          yield* archiveObjectUnits(store, location.bucket, blob.key, blob.size, options);
+          continue;
+        }
         if (!DOCUMENT_FILE.test(name)) continue;
         found++;
         yield objectUnit(store, location.bucket, blob.key, blob.size, options, "skip");
@@ -62,7 +78,7 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
       // S3 cannot tell a mistyped prefix from an empty one: auditing nothing must not look like a clean pass.
       if (found === 0) {
         throw new ConfigError(
-          `source ${JSON.stringify(url)}: no object, and no *.yaml, *.yml or *.json object under it`,
+          `source ${JSON.stringify(url)}: no object, and no *.yaml, *.yml, *.json, *.tar, *.tar.gz or *.tgz object under it`,
         );
       }
     },
@@ -106,11 +122,43 @@ function objectUnit(
       } catch (err) {
         // Gone since the listing: that object's result. Anything else ends the run (see the file comment).
         if (storageFailure(err) === "not-found") {
-          return [{ kind: "error", location: { file }, error: "object no longer exists (deleted after the listing)" }];
+          return [{ kind: "error", location: { file }, error: OBJECT_GONE }];
         }
         throw err;
       }
       return decodeText(text, { file }, { nonKubernetes, maxJsonBytes: options.maxFileBytes });
     },
   };
+}
+
+/** The units of an archive object: its members, or one input error when it is too large, gone or unreadable. */
+async function* archiveObjectUnits(
+  store: BlobStore,
+  bucket: string,
+  key: string,
+  size: number,
+  options: SourceOptions,
+): AsyncGenerator<SourceUnit> {
+  const file = formatS3Url(bucket, key);
+  if (size > options.maxArchiveBytes) {
+    yield archiveErrorUnit(file, archiveTooLarge(size, options));
+    return;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await store.readBytes(key);
+  } catch (err) {
+    // Gone since the listing: that archive's result. Anything else ends the run (see the file comment).
+    if (storageFailure(err) === "not-found") {
+      yield archiveErrorUnit(file, OBJECT_GONE);
+      return;
+    }
+    throw err;
+  }
+  // The listed size said it fits; an object replaced since by a larger one is held to the same bound.
+  if (bytes.byteLength > options.maxArchiveBytes) {
+    yield archiveErrorUnit(file, archiveTooLarge(bytes.byteLength, options));
+    return;
+  }
+  yield* archiveUnits(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), file, options);
 }

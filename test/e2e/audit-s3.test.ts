@@ -4,14 +4,17 @@
  * endpoint from `--s3-endpoint` or `TOLLGATE_S3_ENDPOINT`; and servers that fail mid-run: the run exits 3, says what
  * failed and what state it left, and never leaves an index.json for a partial run.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
 import { freePort } from "../helpers/offline.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
 import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
+import { buildTar } from "../helpers/tar.js";
 
 const POLICIES = join(ROOT, "examples/policies");
 const EXPORT = join(ROOT, "examples/export");
@@ -371,8 +374,208 @@ describe("an S3 source with nothing to audit", () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'error: source "s3://inputs/exportz/": no object, and no *.yaml, *.yml or *.json object under it\n',
+      'error: source "s3://inputs/exportz/": no object, and no *.yaml, *.yml, *.json, *.tar, *.tar.gz or *.tgz object under it\n',
     );
     expect(await keys(reports, "empty/")).toEqual([]);
+  });
+});
+
+describe("archive objects under an S3 prefix", () => {
+  const OBJECTS = join(ROOT, "examples/objects");
+  const example = (name: string) => readFileSync(join(OBJECTS, name), "utf8");
+  // A git-archive-like snapshot: two Widgets (one invalid), a file that is no object, a file that is not read, and a
+  // member that climbs out of the archive.
+  const snap = gzipSync(
+    buildTar([
+      { name: "snap/", type: "5" },
+      { name: "snap/widget-valid.yaml", content: example("widget-valid.yaml") },
+      { name: "snap/widget-too-many-replicas.yaml", content: example("widget-too-many-replicas.yaml") },
+      { name: "snap/values.yaml", content: "replicas: 3\n" },
+      { name: "snap/notes.txt", content: "not read\n" },
+      { name: "../escape.yaml", content: example("widget-minimal.yaml") },
+    ]),
+  );
+  // A tar whose header checksum is wrong, compressed: a corrupt archive.
+  const broken = gzipSync(buildTar([{ name: "a.yaml", content: example("widget-minimal.yaml"), badChecksum: true }]));
+  const PREFIX = "s3://inputs/archives/mixed/";
+  const local = mkdtempSync(join(tmpdir(), "tollgate-s3-archives-"));
+
+  beforeAll(async () => {
+    await inputs.write("archives/mixed/broken.tgz", broken);
+    await inputs.write("archives/mixed/plain.yaml", example("widget-minimal.yaml"));
+    await inputs.write("archives/mixed/README.md", "# not a document file\n");
+    await inputs.write("archives/mixed/snap.tar.gz", snap);
+    await inputs.write("archives/mixed/.git/old.tar", buildTar([{ name: "x.yaml", content: "not: audited\n" }]));
+    writeFileSync(join(local, "snap.tar.gz"), snap);
+  });
+  afterAll(() => rmSync(local, { recursive: true, force: true }));
+
+  interface Report {
+    objects: { location: { file: string; entry?: string }; outcome: string }[];
+    findings: {
+      id: string;
+      severity: string;
+      location: { file: string; entry?: string };
+      message: string;
+      firstSeen: string;
+    }[];
+    summary: Record<string, unknown>;
+  }
+
+  async function latestReport(prefix: string): Promise<Report> {
+    const latest = JSON.parse(await reports.readText(`${prefix}/latest.json`)) as { path: string };
+    return JSON.parse(await reports.readText(`${prefix}/${latest.path}report.json`)) as Report;
+  }
+
+  it("audits every member of a .tar.gz object like a local archive; a corrupt archive and a traversal member are input errors", async () => {
+    // Act
+    const r = await tollgate([
+      "audit",
+      ...["--bundle", "examples/policies", "--fail-on", "never", "--format", "json"],
+      ...["--out", "s3://reports/archives"],
+      PREFIX,
+    ]);
+    const l = await tollgate([
+      "audit",
+      ...["--bundle", "examples/policies", "--fail-on", "never", "--format", "json"],
+      ...["--out", join(local, "reports")],
+      join(local, "snap.tar.gz"),
+    ]);
+    // Assess
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(l.code).toBe(0);
+    const report = await latestReport("archives");
+    const snapUrl = `${PREFIX}snap.tar.gz`;
+    expect(report.objects.map((o) => ({ file: o.location.file, entry: o.location.entry, outcome: o.outcome }))).toEqual(
+      [
+        { file: `${PREFIX}broken.tgz`, entry: undefined, outcome: "error" },
+        { file: `${PREFIX}plain.yaml`, entry: undefined, outcome: "valid" },
+        { file: snapUrl, entry: "snap/widget-valid.yaml", outcome: "valid" },
+        { file: snapUrl, entry: "snap/widget-too-many-replicas.yaml", outcome: "invalid" },
+        { file: snapUrl, entry: "snap/values.yaml", outcome: "not-kubernetes" },
+        { file: snapUrl, entry: "../escape.yaml", outcome: "error" },
+      ],
+    );
+    const inputErrors = report.findings.filter((f) => f.severity === "input-error");
+    expect(inputErrors.map((f) => ({ location: f.location, message: f.message }))).toEqual([
+      {
+        location: { file: `${PREFIX}broken.tgz` },
+        message: expect.stringMatching(/^not a readable tar archive: bad header checksum/),
+      },
+      {
+        location: { file: snapUrl, entry: "../escape.yaml" },
+        message: 'member name "../escape.yaml" climbs out of the archive (..)',
+      },
+    ]);
+    expect(report.summary).toMatchObject({
+      documents: 6,
+      valid: 2,
+      invalid: 1,
+      skippedNotKubernetes: 1,
+      inputErrors: 2,
+    });
+    expect(report.summary.findings).toMatchObject({ violation: 1, "input-error": 2 });
+
+    // The same archive read from a local file gives the same findings, with the path in place of the s3:// URL.
+    const localReport = JSON.parse(
+      readFileSync(
+        join(local, "reports", readdirSync(join(local, "reports")).find((f) => /^\d{8}T/.test(f))!, "report.json"),
+        "utf8",
+      ),
+    ) as Report;
+    const comparable = (f: Report["findings"][number], file: string) => ({
+      ...f,
+      id: undefined,
+      firstSeen: undefined,
+      location: { ...f.location, file: f.location.file === file ? "<archive>" : f.location.file },
+    });
+    expect(report.findings.filter((f) => f.location.file === snapUrl).map((f) => comparable(f, snapUrl))).toEqual(
+      localReport.findings.map((f) => comparable(f, join(local, "snap.tar.gz"))),
+    );
+    expect(localReport.findings.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reads an s3:// URL naming one archive object as that archive, units named s3://bucket/key!member", async () => {
+    const source = await openSource(`${PREFIX}snap.tar.gz`, DEFAULT_SOURCE_OPTIONS, s3.options);
+    try {
+      const names: string[] = [];
+      for await (const unit of source.units()) names.push(unit.name);
+      expect(names).toEqual([
+        `${PREFIX}snap.tar.gz!snap/widget-valid.yaml`,
+        `${PREFIX}snap.tar.gz!snap/widget-too-many-replicas.yaml`,
+        `${PREFIX}snap.tar.gz!snap/values.yaml`,
+        `${PREFIX}snap.tar.gz!../escape.yaml`,
+      ]);
+    } finally {
+      await source.close?.();
+    }
+  });
+
+  it("an archive object over maxArchiveBytes is an input error of that object, and the run goes on", async () => {
+    // Prepare: a bound the snapshot exceeds and the corrupt archive (compressed) does not.
+    expect(broken.length).toBeLessThan(snap.length);
+    const seen = s3.requests.length;
+    const source = await openSource(
+      PREFIX,
+      { ...DEFAULT_SOURCE_OPTIONS, maxArchiveBytes: snap.length - 1 },
+      s3.options,
+    );
+    try {
+      // Act
+      const docs = [];
+      for await (const unit of source.units()) docs.push(...(await unit.read()));
+      // Assess
+      expect(
+        docs.map((d) => ({ file: d.location.file, kind: d.kind, error: d.kind === "error" ? d.error : undefined })),
+      ).toEqual([
+        // The corrupt archive is small compressed but 2048 bytes as a tar stream: over the bound once uncompressed.
+        {
+          file: `${PREFIX}broken.tgz`,
+          kind: "error",
+          error: `archive uncompresses to more than ${snap.length - 1} bytes`,
+        },
+        { file: `${PREFIX}plain.yaml`, kind: "object", error: undefined },
+        {
+          file: `${PREFIX}snap.tar.gz`,
+          kind: "error",
+          error: `archive is ${snap.length} bytes, over the limit of ${snap.length - 1}`,
+        },
+      ]);
+      // Never downloaded: the listed size was enough.
+      expect(
+        s3.requests
+          .slice(seen)
+          .some((q) => q.method === "GET" && q.url.startsWith("/inputs/archives/mixed/snap.tar.gz")),
+      ).toBe(false);
+    } finally {
+      await source.close?.();
+    }
+  });
+
+  it("an archive object gone after the listing is an input error of that object", async () => {
+    const remove = s3.injectFault({
+      method: "GET",
+      path: /^\/inputs\/archives\/mixed\/snap\.tar\.gz/,
+      status: 404,
+      code: "NoSuchKey",
+      message: "The specified key does not exist.",
+    });
+    const source = await openSource(PREFIX, DEFAULT_SOURCE_OPTIONS, s3.options);
+    try {
+      const docs = [];
+      for await (const unit of source.units()) docs.push(...(await unit.read()));
+      expect(docs.filter((d) => d.location.file === `${PREFIX}snap.tar.gz`)).toEqual([
+        {
+          kind: "error",
+          location: { file: `${PREFIX}snap.tar.gz` },
+          error: "object no longer exists (deleted after the listing)",
+        },
+      ]);
+      expect(docs.map((d) => d.location.file)).toContain(`${PREFIX}plain.yaml`);
+    } finally {
+      remove();
+      await source.close?.();
+    }
   });
 });
