@@ -11,40 +11,60 @@ export interface PreviousReport {
 }
 
 /**
+ * Compares findings with a previous report as they come: {@link Comparer.observe} carries `firstSeen` over (in
+ * place) before the finding is written out, and {@link Comparer.result} gives the comparison once all are seen.
+ * Memory: the previous findings, and one id per current finding.
+ */
+export class Comparer {
+  private readonly before: Map<string, PreviousReport["findings"][number]>;
+  private readonly now = new Set<string>();
+  private newFindings = 0;
+  private persistingFindings = 0;
+
+  constructor(private readonly previous: PreviousReport) {
+    this.before = new Map(previous.findings.map((f) => [f.id, f]));
+  }
+
+  /** @param f a finding of this run, with `firstSeen` set to this run's start */
+  observe(f: Finding): void {
+    this.now.add(f.id);
+    const old = this.before.get(f.id);
+    if (old === undefined) {
+      this.newFindings++;
+      return;
+    }
+    this.persistingFindings++;
+    if (typeof old.firstSeen === "string" && old.firstSeen < f.firstSeen) f.firstSeen = old.firstSeen;
+  }
+
+  result(): Comparison {
+    const resolved: Comparison["resolved"] = [];
+    for (const f of this.previous.findings) {
+      if (this.now.has(f.id)) continue;
+      const r: Comparison["resolved"][number] = { id: f.id, severity: f.severity, message: f.message };
+      if (f.object !== undefined) r.object = f.object;
+      if (f.field !== undefined) r.field = f.field;
+      resolved.push(r);
+    }
+    return {
+      previousRunId: this.previous.runId,
+      newFindings: this.newFindings,
+      resolvedFindings: resolved.length,
+      persistingFindings: this.persistingFindings,
+      resolved,
+    };
+  }
+}
+
+/**
  * Carries `firstSeen` over from the previous report (in place) and returns the comparison.
  *
  * @param findings this run's findings, with `firstSeen` set to this run's start
  */
 export function compareWithPrevious(findings: Finding[], previous: PreviousReport): Comparison {
-  const before = new Map(previous.findings.map((f) => [f.id, f]));
-  const now = new Set<string>();
-  let newFindings = 0;
-  let persistingFindings = 0;
-  for (const f of findings) {
-    now.add(f.id);
-    const old = before.get(f.id);
-    if (old === undefined) {
-      newFindings++;
-      continue;
-    }
-    persistingFindings++;
-    if (typeof old.firstSeen === "string" && old.firstSeen < f.firstSeen) f.firstSeen = old.firstSeen;
-  }
-  const resolved: Comparison["resolved"] = [];
-  for (const f of previous.findings) {
-    if (now.has(f.id)) continue;
-    const r: Comparison["resolved"][number] = { id: f.id, severity: f.severity, message: f.message };
-    if (f.object !== undefined) r.object = f.object;
-    if (f.field !== undefined) r.field = f.field;
-    resolved.push(r);
-  }
-  return {
-    previousRunId: previous.runId,
-    newFindings,
-    resolvedFindings: resolved.length,
-    persistingFindings,
-    resolved,
-  };
+  const comparer = new Comparer(previous);
+  for (const f of findings) comparer.observe(f);
+  return comparer.result();
 }
 
 /** Whether parsed JSON looks like a report this comparison can read. */

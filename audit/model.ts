@@ -18,6 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import type { FieldError, PolicyFailure, Verdict } from "#lib";
+import type { Spool } from "./spool.js";
 
 /** The `reportVersion` of report.json; bumped on any incompatible change of this model. */
 export const REPORT_VERSION = 1;
@@ -135,7 +136,15 @@ export interface Comparison {
   resolved: Array<Pick<Finding, "id" | "severity" | "message" | "object" | "field">>;
 }
 
-export interface AuditRun {
+/** A run's report.json document: everything, with its objects and findings as arrays. */
+export interface AuditRun extends AuditRunHeader {
+  objects: ObjectRecord[];
+  /** Policy failures first, then findings in input order. */
+  findings: Finding[];
+}
+
+/** A run without its objects and findings: what summary.json and latest.json hold, and every report's header. */
+export interface AuditRunHeader {
   apiVersion: typeof REPORT_API_VERSION;
   kind: typeof REPORT_KIND;
   reportVersion: typeof REPORT_VERSION;
@@ -148,11 +157,24 @@ export interface AuditRun {
   sources: string[];
   previous?: string;
   failOn: FailOn;
-  objects: ObjectRecord[];
-  /** Policy failures first, then findings in input order. */
-  findings: Finding[];
   summary: Summary;
   comparison?: Comparison;
+}
+
+/**
+ * A finished run as the runner hands it to the reports: the header, and the objects and findings in spools (memory
+ * while small, a temporary file beyond), each readable any number of times in input order. Dispose of it when done.
+ */
+export interface AuditResult extends AuditRunHeader {
+  objects: Spool<ObjectRecord>;
+  /** Policy failures first, then findings in input order; each document's findings follow one another. */
+  findings: Spool<Finding>;
+}
+
+/** Removes the spools' temporary files. */
+export function disposeResult(result: AuditResult): void {
+  result.objects.dispose();
+  result.findings.dispose();
 }
 
 export type FailOn = "violation" | "warning" | "never";
@@ -341,14 +363,21 @@ export function policyFailureFinding(p: PolicyFailure, startedAt: string): Findi
   return f;
 }
 
-/** Disambiguates equal ids within a run (`<id>-2`, `<id>-3`, in input order), so every id is unique. */
-export function uniqueIds(findings: Finding[]): void {
-  const seen = new Map<string, number>();
-  for (const f of findings) {
-    const n = (seen.get(f.id) ?? 0) + 1;
-    seen.set(f.id, n);
+/** Gives equal ids within a run a suffix (`<id>-2`, `<id>-3`, in the order seen), so every id is unique. */
+export class IdAssigner {
+  private readonly seen = new Map<string, number>();
+
+  assign(f: Finding): void {
+    const n = (this.seen.get(f.id) ?? 0) + 1;
+    this.seen.set(f.id, n);
     if (n > 1) f.id = `${f.id}-${n}`;
   }
+}
+
+/** {@link IdAssigner} over a list, in order. */
+export function uniqueIds(findings: Finding[]): void {
+  const ids = new IdAssigner();
+  for (const f of findings) ids.assign(f);
 }
 
 /** Whether a finding reaches `--fail-on`: input errors and error-severity policy failures count as violations. */
@@ -357,6 +386,14 @@ export function reachesFailOn(f: Finding, failOn: FailOn): boolean {
   const level = failLevel(f);
   if (level === "violation") return true;
   return failOn === "warning" && level === "warning";
+}
+
+/** Whether any finding counted in a summary reaches `--fail-on` (the same levels as {@link reachesFailOn}). */
+export function summaryReachesFailOn(s: Summary, failOn: FailOn): boolean {
+  if (failOn === "never") return false;
+  const f = s.findings;
+  if (f.violation + f["input-error"] + f["template-annotation-failure"] + s.policyFailures.error > 0) return true;
+  return failOn === "warning" && f.warning + s.policyFailures.warning > 0;
 }
 
 function failLevel(f: Finding): "violation" | "warning" | "none" {
@@ -374,10 +411,10 @@ function failLevel(f: Finding): "violation" | "warning" | "none" {
   }
 }
 
-/** The summary of a run's objects and findings. */
-export function summarize(objects: readonly ObjectRecord[], findings: readonly Finding[], durationMs: number): Summary {
-  const s: Summary = {
-    documents: objects.length,
+/** Counts a run's objects and findings as they come; {@link SummaryCounter.result} gives the {@link Summary}. */
+export class SummaryCounter {
+  private readonly s: Summary = {
+    documents: 0,
     objects: 0,
     valid: 0,
     invalid: 0,
@@ -389,10 +426,13 @@ export function summarize(objects: readonly ObjectRecord[], findings: readonly F
     grandfathered: 0,
     blocking: 0,
     policyFailures: { error: 0, warning: 0 },
-    durationMs,
+    durationMs: 0,
     objectsPerSecond: 0,
   };
-  for (const o of objects) {
+
+  addObject(o: ObjectRecord): void {
+    const s = this.s;
+    s.documents++;
     switch (o.outcome) {
       case "valid":
         s.valid++;
@@ -417,14 +457,29 @@ export function summarize(objects: readonly ObjectRecord[], findings: readonly F
         break;
     }
   }
-  for (const f of findings) {
+
+  addFinding(f: Finding): void {
+    const s = this.s;
     s.findings[f.severity]++;
     if (f.ratchet === "grandfathered") s.grandfathered++;
     if (f.ratchet === "blocking") s.blocking++;
     if (f.severity === "policy-failure") s.policyFailures[f.type === "warning" ? "warning" : "error"]++;
   }
-  s.objectsPerSecond = durationMs > 0 ? Math.round((s.documents * 1000) / durationMs) : 0;
-  return s;
+
+  result(durationMs: number): Summary {
+    const s = structuredClone(this.s);
+    s.durationMs = durationMs;
+    s.objectsPerSecond = durationMs > 0 ? Math.round((s.documents * 1000) / durationMs) : 0;
+    return s;
+  }
+}
+
+/** The summary of a run's objects and findings. */
+export function summarize(objects: readonly ObjectRecord[], findings: readonly Finding[], durationMs: number): Summary {
+  const counter = new SummaryCounter();
+  for (const o of objects) counter.addObject(o);
+  for (const f of findings) counter.addFinding(f);
+  return counter.result(durationMs);
 }
 
 /** `20261122T021500Z` for a start time. */

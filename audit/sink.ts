@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { ConfigError, StorageError } from "#lib";
 import {
   type BlobStore,
@@ -24,7 +25,7 @@ import {
   writeInOrder,
 } from "#lib/storage";
 import { isPreviousReport, type PreviousReport } from "./compare.js";
-import type { AuditRun } from "./model.js";
+import type { AuditRun, AuditRunHeader } from "./model.js";
 import type { ReportFile } from "./report/index.js";
 
 /** What `latest.json` holds. */
@@ -97,11 +98,22 @@ async function folderExists(r: ReportStore, folder: string): Promise<boolean> {
   return first.done !== true;
 }
 
-function digestOf(f: ReportFile): WrittenRun["files"][number] {
+/** The file's content as a stream of bytes, counting and hashing them as they are written. */
+function measured(f: ReportFile): { body: Readable; digest(): WrittenRun["files"][number] } {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  async function* encode(): AsyncGenerator<Buffer> {
+    for await (const chunk of f.chunks()) {
+      if (chunk.length === 0) continue;
+      const b = Buffer.from(chunk, "utf8");
+      hash.update(b);
+      bytes += b.length;
+      yield b;
+    }
+  }
   return {
-    name: f.name,
-    bytes: Buffer.byteLength(f.content),
-    sha256: createHash("sha256").update(f.content).digest("hex"),
+    body: Readable.from(encode(), { objectMode: false }),
+    digest: () => ({ name: f.name, bytes, sha256: hash.digest("hex") }),
   };
 }
 
@@ -113,7 +125,7 @@ function digestOf(f: ReportFile): WrittenRun["files"][number] {
  */
 export async function writeRun(
   out: string,
-  run: AuditRun,
+  run: AuditRunHeader,
   files: readonly ReportFile[],
   options: SinkOptions = {},
 ): Promise<WrittenRun> {
@@ -121,7 +133,19 @@ export async function writeRun(
   try {
     let folder = run.runId;
     for (let n = 2; await folderExists(r, folder); n++) folder = `${run.runId}-${n}`;
-    const written = files.map(digestOf);
+    const bodies = files.map(measured);
+    const data: BlobWrite[] = files.map((f, i) => ({
+      key: `${r.prefix}${folder}/${f.name}`,
+      body: bodies[i]!.body,
+      options: { contentType: f.contentType },
+    }));
+    try {
+      await writeInOrder(r.store, data, [], options.concurrency ?? 4);
+    } catch (err) {
+      throw incomplete(err, `the run folder ${r.where(`${folder}/`)} is incomplete and has no index.json`);
+    }
+    // Every file is written: its size and digest are known.
+    const written = bodies.map((b) => b.digest());
     const index = {
       apiVersion: run.apiVersion,
       kind: "AuditRunIndex",
@@ -139,11 +163,6 @@ export async function writeRun(
       finishedAt: run.finishedAt,
       summary: run.summary,
     };
-    const data: BlobWrite[] = files.map((f) => ({
-      key: `${r.prefix}${folder}/${f.name}`,
-      body: f.content,
-      options: { contentType: f.contentType },
-    }));
     const indexWrite: BlobWrite = {
       key: `${r.prefix}${folder}/index.json`,
       body: `${JSON.stringify(index, null, 2)}\n`,
@@ -155,7 +174,7 @@ export async function writeRun(
       options: { contentType: "application/json" },
     };
     try {
-      await writeInOrder(r.store, data, [indexWrite], options.concurrency ?? 4);
+      await r.store.write(indexWrite.key, indexWrite.body, indexWrite.options);
     } catch (err) {
       throw incomplete(err, `the run folder ${r.where(`${folder}/`)} is incomplete and has no index.json`);
     }

@@ -26,6 +26,7 @@
  *
  * Costs: each shard lists its S3 prefix again to find its units, and indexes the whole `previous` snapshot.
  */
+import { Readable } from "node:stream";
 import pLimit from "p-limit";
 import { ConfigError } from "#lib";
 import {
@@ -38,7 +39,8 @@ import {
   type S3Options,
 } from "#lib/storage";
 import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
-import type { AuditRun, FailOn, Finding } from "../audit/model.js";
+import type { PreviousReport } from "../audit/compare.js";
+import type { AuditResult, AuditRun, AuditRunHeader, FailOn, Finding, ObjectRecord } from "../audit/model.js";
 import type { Source } from "../audit/sources/index.js";
 
 /** The coordinator's `shard` input field. */
@@ -181,11 +183,14 @@ async function withStore<T>(
 
 /** Runs one shard: audits its parts (no comparison, no reports) and writes the partial run. */
 export async function runShard(input: ShardInput, config: Readonly<ResolvedAuditConfig>): Promise<ShardResult> {
-  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }] = await Promise.all([
-    import("../audit/sources/index.js"),
-    import("../audit/policies.js"),
-    import("../audit/run.js"),
-  ]);
+  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }, { reportJson }, { disposeResult }] =
+    await Promise.all([
+      import("../audit/sources/index.js"),
+      import("../audit/policies.js"),
+      import("../audit/run.js"),
+      import("../audit/report/json.js"),
+      import("../audit/model.js"),
+    ]);
   const s3 = config.s3;
   const sources = await Promise.all(
     input.parts.map(async (p) => {
@@ -195,7 +200,7 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
   );
   const previous =
     input.previous === undefined ? undefined : await openSource(input.previous, DEFAULT_SOURCE_OPTIONS, s3);
-  let run: AuditRun;
+  let run: AuditResult;
   try {
     const loaded = await loadPolicies(config.bundle, undefined, s3);
     run = await runAudit(
@@ -214,9 +219,13 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
     await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
   }
   const partial = partialLocation(input.out, input.shardOf.runId, input.shardOf.index);
-  await withStore(partial, s3, (store, key) =>
-    store.write(key, JSON.stringify(run), { contentType: "application/json" }),
-  );
+  try {
+    await withStore(partial, s3, (store, key) =>
+      store.write(key, Readable.from(reportJson(run), { objectMode: false }), { contentType: "application/json" }),
+    );
+  } finally {
+    disposeResult(run);
+  }
   return { shardOf: { runId: input.shardOf.runId, index: input.shardOf.index }, partial };
 }
 
@@ -224,48 +233,79 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
 const ID_SUFFIX = /^([0-9a-f]{16})-\d+$/;
 
 /**
- * Merges partial runs (in shard order) into the run one unsharded audit would have produced, without comparison.
+ * Merges partial runs (read one at a time, in shard order) into the run one unsharded audit would have produced,
+ * compared with `compareWith` when given. Memory holds one partial run at a time; the merged objects and findings
+ * go to spools.
  *
  * @throws Error when the shards audited against different bundles
  */
-export function mergeRuns(
-  parts: readonly AuditRun[],
+export async function mergeRuns(
+  count: number,
+  readPart: (index: number) => Promise<AuditRun>,
   run: { runId: string; startedAt: string; finishedAt: string; sources: string[]; previous?: string; failOn: FailOn },
   durationMs: number,
-  summarize: (objects: AuditRun["objects"], findings: Finding[], durationMs: number) => AuditRun["summary"],
-  uniqueIds: (findings: Finding[]) => void,
-): AuditRun {
-  const first = parts[0];
-  if (first === undefined) throw new Error("internal error: no shard results to merge");
-  const digests = new Set(parts.map((p) => p.bundle.digest));
-  if (digests.size > 1) throw new Error("shards audited against different bundles (the bundle changed during the run)");
-  const objects = parts.flatMap((p) => p.objects);
-  // Every shard loads the same bundle and reports its policy failures: they are the run's, once.
-  const findings: Finding[] = [
-    ...first.findings.filter((f) => f.severity === "policy-failure"),
-    ...parts.flatMap((p) => p.findings.filter((f) => f.severity !== "policy-failure")),
-  ].map((f) => {
-    const m = ID_SUFFIX.exec(f.id);
-    return { ...f, id: m === null ? f.id : m[1]!, firstSeen: run.startedAt };
-  });
-  uniqueIds(findings);
-  const merged: AuditRun = {
-    apiVersion: first.apiVersion,
-    kind: first.kind,
-    reportVersion: first.reportVersion,
-    runId: run.runId,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    tool: first.tool,
-    bundle: first.bundle,
-    sources: run.sources,
-    failOn: run.failOn,
-    objects,
-    findings,
-    summary: summarize(objects, findings, durationMs),
-  };
-  if (run.previous !== undefined) merged.previous = run.previous;
-  return merged;
+  compareWith?: PreviousReport,
+): Promise<AuditResult> {
+  const [model, { Comparer }, { Spool }] = await Promise.all([
+    import("../audit/model.js"),
+    import("../audit/compare.js"),
+    import("../audit/spool.js"),
+  ]);
+  if (count === 0) throw new Error("internal error: no shard results to merge");
+  const objects = new Spool<ObjectRecord>();
+  const findings = new Spool<Finding>();
+  try {
+    const counter = new model.SummaryCounter();
+    const ids = new model.IdAssigner();
+    const comparer = compareWith === undefined ? undefined : new Comparer(compareWith);
+    const emit = (f: Finding): void => {
+      const m = ID_SUFFIX.exec(f.id);
+      const merged = { ...f, id: m === null ? f.id : m[1]!, firstSeen: run.startedAt };
+      ids.assign(merged);
+      comparer?.observe(merged);
+      counter.addFinding(merged);
+      findings.append(merged);
+    };
+    let first: AuditRun | undefined;
+    for (let i = 0; i < count; i++) {
+      const part = await readPart(i);
+      if (first === undefined) {
+        first = part;
+        // Every shard loads the same bundle and reports its policy failures: they are the run's, once.
+        for (const f of part.findings) if (f.severity === "policy-failure") emit(f);
+      } else if (part.bundle.digest !== first.bundle.digest) {
+        throw new Error("shards audited against different bundles (the bundle changed during the run)");
+      }
+      for (const o of part.objects) {
+        counter.addObject(o);
+        objects.append(o);
+      }
+      for (const f of part.findings) if (f.severity !== "policy-failure") emit(f);
+    }
+    const head = first as AuditRun;
+    const merged: AuditResult = {
+      apiVersion: head.apiVersion,
+      kind: head.kind,
+      reportVersion: head.reportVersion,
+      runId: run.runId,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      tool: head.tool,
+      bundle: head.bundle,
+      sources: run.sources,
+      failOn: run.failOn,
+      summary: counter.result(durationMs),
+      objects,
+      findings,
+    };
+    if (run.previous !== undefined) merged.previous = run.previous;
+    if (comparer !== undefined) merged.comparison = comparer.result();
+    return merged;
+  } catch (err) {
+    objects.dispose();
+    findings.dispose();
+    throw err;
+  }
 }
 
 /** What the coordinator needs besides the resolved configuration. */
@@ -284,15 +324,13 @@ export interface CoordinatorOptions {
 export async function coordinate(
   config: Readonly<ResolvedAuditConfig>,
   options: CoordinatorOptions,
-): Promise<{ run: AuditRun; folder: string; shards: number }> {
-  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { renderReports }, sink, model, { compareWithPrevious }] =
-    await Promise.all([
-      import("../audit/sources/index.js"),
-      import("../audit/report/index.js"),
-      import("../audit/sink.js"),
-      import("../audit/model.js"),
-      import("../audit/compare.js"),
-    ]);
+): Promise<{ run: AuditRunHeader; folder: string; shards: number }> {
+  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { renderReports }, sink, model] = await Promise.all([
+    import("../audit/sources/index.js"),
+    import("../audit/report/index.js"),
+    import("../audit/sink.js"),
+    import("../audit/model.js"),
+  ]);
   const now = options.now ?? (() => new Date());
   const start = now();
   const clockStart = performance.now();
@@ -321,8 +359,7 @@ export async function coordinate(
         const result = await options.invoke(input);
         const partial = (result as Partial<ShardResult> | null)?.partial;
         if (typeof partial !== "string") throw new Error("it returned no partial run location");
-        const text = await withStore(partial, s3, (store, key) => store.readText(key));
-        return JSON.parse(text) as AuditRun;
+        return partial;
       }),
     ),
   );
@@ -335,11 +372,15 @@ export async function coordinate(
       { cause: reason },
     );
   }
-  const parts = results.map((r) => (r as PromiseFulfilledResult<AuditRun>).value);
+  const partials = results.map((r) => (r as PromiseFulfilledResult<string>).value);
 
   const compareWith = await sink.readLatestReport(config.out, { s3 });
-  const run = mergeRuns(
-    parts,
+  const result = await mergeRuns(
+    partials.length,
+    async (i) => {
+      const text = await withStore(partials[i]!, s3, (store, key) => store.readText(key));
+      return JSON.parse(text) as AuditRun;
+    },
     {
       runId,
       startedAt: start.toISOString(),
@@ -349,12 +390,15 @@ export async function coordinate(
       ...(config.previous !== undefined && { previous: config.previous }),
     },
     performance.now() - clockStart,
-    model.summarize,
-    model.uniqueIds,
+    compareWith,
   );
-  if (compareWith !== undefined) run.comparison = compareWithPrevious(run.findings, compareWith);
-  const files = renderReports(run, config.formats);
-  const written = await sink.writeRun(config.out, run, files, { s3 });
+  let written: Awaited<ReturnType<typeof sink.writeRun>>;
+  try {
+    written = await sink.writeRun(config.out, result, renderReports(result, config.formats), { s3 });
+  } finally {
+    model.disposeResult(result);
+  }
+  const { objects: _objects, findings: _findings, ...run } = result;
   return { run, folder: written.folder, shards: plan.length };
 }
 

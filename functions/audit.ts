@@ -22,7 +22,7 @@ import type { Context } from "aws-lambda";
 import { parseArgs } from "../audit/cli/args.js";
 import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
 import { executeAudit } from "../audit/cli/commands/audit.js";
-import { type AuditRun, type FailOn, reachesFailOn, type Summary } from "../audit/model.js";
+import { type AuditRunHeader, type FailOn, type Summary, summaryReachesFailOn } from "../audit/model.js";
 import {
   coordinate,
   lambdaInvoker,
@@ -240,7 +240,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
       const config = resolveConfig(input, env);
 
       let outcome: "ok" | "violations";
-      let run: AuditRun;
+      let run: AuditRunHeader;
       let written: string;
       let shards: number | undefined;
       if (input.shard !== undefined) {
@@ -249,7 +249,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
         run = done.run;
         written = done.folder;
         shards = done.shards;
-        outcome = run.findings.some((f) => reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+        outcome = summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
       } else {
         ({
           outcome,

@@ -1,6 +1,7 @@
 /** findings.csv: one row per finding, for spreadsheets; every cell neutralised against formula injection. */
 import type { Finding } from "../model.js";
 import { csvCell } from "./escape.js";
+import { Chunker } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefined]> = [
@@ -28,8 +29,15 @@ const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefine
 export const csvWriter: ReportWriter = {
   name: "csv",
   render(run) {
-    const lines = [COLUMNS.map(([name]) => name).join(",")];
-    for (const f of run.findings) lines.push(COLUMNS.map(([, get]) => csvCell(get(f))).join(","));
-    return [{ name: "findings.csv", content: `${lines.join("\r\n")}\r\n`, contentType: "text/csv; charset=utf-8" }];
+    async function* chunks(): AsyncGenerator<string> {
+      const chunker = new Chunker();
+      chunker.push(`${COLUMNS.map(([name]) => name).join(",")}\r\n`);
+      for await (const f of run.findings) {
+        const chunk = chunker.push(`${COLUMNS.map(([, get]) => csvCell(get(f))).join(",")}\r\n`);
+        if (chunk !== undefined) yield chunk;
+      }
+      yield chunker.take();
+    }
+    return [{ name: "findings.csv", chunks, contentType: "text/csv; charset=utf-8" }];
   },
 };

@@ -5,7 +5,8 @@
  * `status.fieldErrors` (the patch removes them). Entries carry `type`, `field`, `detail` (the API server's message)
  * and `origin` (`tollgate/<family>/<policy>`), as `ErrorDetails` in the convention.
  */
-import type { AuditRun, Finding, ObjectRecord } from "../model.js";
+import type { Finding, ObjectRecord } from "../model.js";
+import { Chunker, objectsWithFindings } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 function isError(f: Finding): boolean {
@@ -14,42 +15,27 @@ function isError(f: Finding): boolean {
 
 export const fieldErrorsWriter: ReportWriter = {
   name: "fielderrors",
-  render(run: AuditRun) {
-    const byKey = new Map<string, Finding[]>();
-    for (const f of run.findings) {
-      if (!isError(f) || f.object === undefined || f.location === undefined) continue;
-      const key = recordKey(f.location, f.object.name);
-      const list = byKey.get(key);
-      if (list === undefined) byKey.set(key, [f]);
-      else list.push(f);
+  render(run) {
+    async function* chunks(): AsyncGenerator<string> {
+      const chunker = new Chunker();
+      for await (const { record: o, findings } of objectsWithFindings(run)) {
+        if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) continue;
+        const patch = patchOf(o, findings.filter(isError));
+        if (patch === undefined) continue;
+        const line: Record<string, unknown> = { apiVersion: o.object.apiVersion, kind: o.object.kind };
+        if (o.object.namespace !== undefined) line.namespace = o.object.namespace;
+        line.name = o.object.name;
+        if (o.object.uid !== undefined) line.uid = o.object.uid;
+        line.subresource = "status";
+        line.patch = patch;
+        const chunk = chunker.push(`${JSON.stringify(line)}\n`);
+        if (chunk !== undefined) yield chunk;
+      }
+      yield chunker.take();
     }
-    const lines: string[] = [];
-    for (const o of run.objects) {
-      if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) continue;
-      const found = byKey.get(recordKey(o.location, o.object.name)) ?? [];
-      const patch = patchOf(o, found);
-      if (patch === undefined) continue;
-      const line: Record<string, unknown> = { apiVersion: o.object.apiVersion, kind: o.object.kind };
-      if (o.object.namespace !== undefined) line.namespace = o.object.namespace;
-      line.name = o.object.name;
-      if (o.object.uid !== undefined) line.uid = o.object.uid;
-      line.subresource = "status";
-      line.patch = patch;
-      lines.push(JSON.stringify(line));
-    }
-    return [
-      {
-        name: "fielderrors.ndjson",
-        content: lines.length === 0 ? "" : `${lines.join("\n")}\n`,
-        contentType: "application/x-ndjson",
-      },
-    ];
+    return [{ name: "fielderrors.ndjson", chunks, contentType: "application/x-ndjson" }];
   },
 };
-
-function recordKey(l: ObjectRecord["location"], name: string): string {
-  return `${l.file}\0${l.entry ?? ""}\0${l.document ?? ""}\0${l.item ?? ""}\0${name}`;
-}
 
 function patchOf(o: ObjectRecord, found: Finding[]): Record<string, unknown>[] | undefined {
   if (found.length === 0) {

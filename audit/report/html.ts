@@ -4,8 +4,9 @@
  * any), and every untrusted text (names, messages, rule texts, paths) is HTML-escaped; the inline script only shows
  * and hides rows already rendered.
  */
-import { type AuditRun, FINDING_SEVERITIES, type Finding, type FindingSeverity, locationText } from "../model.js";
+import { type AuditResult, FINDING_SEVERITIES, type Finding, type FindingSeverity, locationText } from "../model.js";
 import { escapeHtml as h } from "./escape.js";
+import { Chunker } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const STYLE = `
@@ -41,10 +42,13 @@ const SCRIPT = `
 })();
 `;
 
+/** Rows of the findings table at most: a page people open in a browser (the complete list is in findings.csv). */
+export const HTML_MAX_ROWS = 10_000;
+
 export const htmlWriter: ReportWriter = {
   name: "html",
   render(run) {
-    return [{ name: "report.html", content: renderHtml(run), contentType: "text/html; charset=utf-8" }];
+    return [{ name: "report.html", chunks: () => renderHtml(run), contentType: "text/html; charset=utf-8" }];
   },
 };
 
@@ -53,18 +57,29 @@ function card(label: string, value: number | string, id?: string): string {
 }
 
 type Key = (f: Finding) => string | undefined;
+type Counts = Map<string, Record<FindingSeverity, number>>;
 
-function breakdown(title: string, findings: readonly Finding[], key: Key): string {
-  const counts = new Map<string, Record<FindingSeverity, number>>();
-  for (const f of findings) {
-    const k = key(f) ?? "(none)";
-    let c = counts.get(k);
-    if (c === undefined) {
-      c = Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, 0])) as Record<FindingSeverity, number>;
-      counts.set(k, c);
-    }
-    c[f.severity]++;
+const BREAKDOWNS: ReadonlyArray<[string, Key]> = [
+  [
+    "policy",
+    (f) =>
+      f.severity === "input-error" ? "input" : [f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "),
+  ],
+  ["kind", (f) => (f.object === undefined ? undefined : `${f.object.apiVersion}/${f.object.kind}`)],
+  ["namespace", (f) => f.object?.namespace],
+  ["owner", (f) => f.owner],
+];
+
+function tally(counts: Counts, k: string, severity: FindingSeverity): void {
+  let c = counts.get(k);
+  if (c === undefined) {
+    c = Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, 0])) as Record<FindingSeverity, number>;
+    counts.set(k, c);
   }
+  c[severity]++;
+}
+
+function breakdown(title: string, counts: Counts): string {
   const rows = [...counts.entries()]
     .map(([k, c]) => ({ k, c, total: FINDING_SEVERITIES.reduce((n, s) => n + c[s], 0) }))
     .sort((a, b) => b.total - a.total || (a.k < b.k ? -1 : 1));
@@ -85,7 +100,18 @@ function objectText(f: Finding): string {
   return `${o.kind} ${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`;
 }
 
-function renderHtml(run: AuditRun): string {
+function rowOf(f: Finding): string {
+  return `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`;
+}
+
+/** One pass for the breakdowns, one for the table's first {@link HTML_MAX_ROWS} rows. */
+export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): AsyncGenerator<string> {
+  const tallies = BREAKDOWNS.map(([title, key]) => ({ title, key, counts: new Map() as Counts }));
+  for await (const f of run.findings) {
+    for (const t of tallies) tally(t.counts, t.key(f) ?? "(none)", f.severity);
+  }
+  const total = run.findings.size;
+  const shown = Math.min(total, maxRows);
   const s = run.summary;
   const cards = [
     card("documents", s.documents, "total-documents"),
@@ -110,14 +136,8 @@ function renderHtml(run: AuditRun): string {
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([k, n]) => `<tr><td><code>${h(k)}</code></td><td class="n">${n}</td></tr>`)
     .join("\n");
-  const rows = run.findings
-    .map(
-      (f) =>
-        `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`,
-    )
-    .join("\n");
   const options = FINDING_SEVERITIES.map((sev) => `<option value="${h(sev)}">${h(sev)}</option>`).join("");
-  return `<!DOCTYPE html>
+  yield `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -135,18 +155,23 @@ function renderHtml(run: AuditRun): string {
 ${trend}
 <h2>Breakdowns</h2>
 <div class="breakdowns">
-${breakdown("policy", run.findings, (f) => (f.severity === "input-error" ? "input" : [f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" ")))}
-${breakdown("kind", run.findings, (f) => (f.object === undefined ? undefined : `${f.object.apiVersion}/${f.object.kind}`))}
-${breakdown("namespace", run.findings, (f) => f.object?.namespace)}
-${breakdown("owner", run.findings, (f) => f.owner)}
+${tallies.map((t) => breakdown(t.title, t.counts)).join("\n")}
 </div>
 <h2>Skipped: no policy covers the kind</h2>
 ${skipped === "" ? "<p>None.</p>" : `<table><thead><tr><th>kind</th><th>objects</th></tr></thead><tbody>\n${skipped}\n</tbody></table>`}
-<h2>Findings (<span id="shown">${run.findings.length}</span> of ${run.findings.length})</h2>
+<h2>Findings (<span id="shown">${shown}</span> of ${shown})</h2>${shown < total ? `\n<p id="truncated">The table holds the first ${shown} of the run's ${total} findings; every finding is in findings.csv and report.json.</p>` : ""}
 <p><input type="search" id="q" placeholder="Search findings: name, field, message, policy..." aria-label="Search findings">
 <select id="sev" aria-label="Severity"><option value="">all severities</option>${options}</select></p>
 <table id="findings"><thead><tr><th>severity</th><th>object</th><th>field</th><th>message</th><th>policy and rule</th><th>owner</th><th>location</th><th>first seen</th></tr></thead><tbody>
-${rows}
+`;
+  const chunker = new Chunker();
+  let n = 0;
+  for await (const f of run.findings) {
+    if (n++ === shown) break;
+    const chunk = chunker.push(`${n === 1 ? "" : "\n"}${rowOf(f)}`);
+    if (chunk !== undefined) yield chunk;
+  }
+  yield `${chunker.take()}
 </tbody></table>
 <script>${SCRIPT}</script>
 </body>

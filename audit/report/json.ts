@@ -1,19 +1,53 @@
 /**
  * report.json (the complete run, versioned by `apiVersion`/`reportVersion`; its JSON Schema is
  * report.schema.json beside this file) and summary.json (the totals alone, for dashboards and `latest.json`).
+ * report.json is written as it is read from the run's spools, laid out as `JSON.stringify(run, null, 2)` would.
  */
-import type { AuditRun } from "../model.js";
+import type { AuditResult, AuditRunHeader } from "../model.js";
+import { jsonArray, nestedJson, single } from "./stream.js";
 import type { ReportWriter } from "./types.js";
+
+/** The members before `objects`, in report order. */
+const HEAD_KEYS = [
+  "apiVersion",
+  "kind",
+  "reportVersion",
+  "runId",
+  "startedAt",
+  "finishedAt",
+  "tool",
+  "bundle",
+  "sources",
+  "failOn",
+] as const satisfies readonly (keyof AuditRunHeader)[];
+
+/** The members after `findings`, in report order (absent ones left out). */
+const TAIL_KEYS = ["summary", "previous", "comparison"] as const satisfies readonly (keyof AuditRunHeader)[];
+
+function member(run: AuditResult, key: keyof AuditRunHeader): string | undefined {
+  const value = run[key];
+  return value === undefined ? undefined : `  ${JSON.stringify(key)}: ${nestedJson(value, 1)}`;
+}
+
+export async function* reportJson(run: AuditResult): AsyncGenerator<string> {
+  const head = HEAD_KEYS.map((k) => member(run, k)).filter((m) => m !== undefined);
+  yield `{\n${head.join(",\n")},\n  "objects": `;
+  yield* jsonArray(run.objects, 1);
+  yield `,\n  "findings": `;
+  yield* jsonArray(run.findings, 1);
+  const tail = TAIL_KEYS.map((k) => member(run, k)).filter((m) => m !== undefined);
+  yield `,\n${tail.join(",\n")}\n}\n`;
+}
 
 export const jsonWriter: ReportWriter = {
   name: "json",
   render(run) {
-    return [{ name: "report.json", content: `${JSON.stringify(run, null, 2)}\n`, contentType: "application/json" }];
+    return [{ name: "report.json", chunks: () => reportJson(run), contentType: "application/json" }];
   },
 };
 
 /** The summary document: everything but the objects and findings. */
-export function summaryOf(run: AuditRun): Record<string, unknown> {
+export function summaryOf(run: AuditRunHeader): Record<string, unknown> {
   const out: Record<string, unknown> = {
     apiVersion: run.apiVersion,
     kind: "AuditSummary",
@@ -41,7 +75,7 @@ export const summaryWriter: ReportWriter = {
     return [
       {
         name: "summary.json",
-        content: `${JSON.stringify(summaryOf(run), null, 2)}\n`,
+        chunks: single(() => `${JSON.stringify(summaryOf(run), null, 2)}\n`),
         contentType: "application/json",
       },
     ];

@@ -6,7 +6,7 @@
  * `pass` (they get no result entry, so the reports stay small).
  */
 import { stringify } from "yaml";
-import type { AuditRun, Finding, FindingSeverity } from "../model.js";
+import type { AuditResult, Finding, FindingSeverity } from "../model.js";
 import type { ReportWriter } from "./types.js";
 
 type Result = "pass" | "fail" | "warn" | "error" | "skip";
@@ -87,56 +87,87 @@ function locationOf(f: Finding): string {
   return l.line === undefined ? file : `${file}:${l.line}`;
 }
 
-function render(run: AuditRun, flavour: Flavour): string {
+/** Results gathered at once: namespaces are written in batches of about this many results, one pass each. */
+const BATCH_RESULTS = 50_000;
+
+/**
+ * One report per namespace, in namespace order. A first pass counts the results of each namespace; then each
+ * batch of namespaces takes one pass over the findings, so memory holds one batch of results, not the run's.
+ */
+export function renderPolicyReports(
+  run: AuditResult,
+  format: "policyreport" | "openreports",
+  batchResults = BATCH_RESULTS,
+): AsyncGenerator<string> {
+  return render(run, format === "policyreport" ? WG_POLICY : OPEN_REPORTS, batchResults);
+}
+
+async function* render(run: AuditResult, flavour: Flavour, batchResults: number): AsyncGenerator<string> {
   const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
-  const groups = new Map<string, Finding[]>(); // "" = cluster
+  const counts = new Map<string, number>(); // "" = cluster
   const pass = new Map<string, number>();
-  for (const o of run.objects) {
+  for await (const o of run.objects) {
     if (o.outcome !== "valid" || o.findings > 0) continue;
     const ns = o.object?.namespace ?? "";
     pass.set(ns, (pass.get(ns) ?? 0) + 1);
   }
-  for (const f of run.findings) {
+  for await (const f of run.findings) {
     const ns = f.object?.namespace ?? "";
-    const list = groups.get(ns);
-    if (list === undefined) groups.set(ns, [f]);
-    else list.push(f);
+    counts.set(ns, (counts.get(ns) ?? 0) + 1);
   }
-  for (const ns of pass.keys()) if (!groups.has(ns)) groups.set(ns, []);
-  const namespaces = [...groups.keys()].sort();
-  const docs: string[] = [];
-  for (const ns of namespaces) {
-    const results = groups.get(ns)!.map((f) => resultOf(f, seconds));
-    const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
-    for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
-    const metadata: Record<string, unknown> = {
-      name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
-      labels: { "app.kubernetes.io/managed-by": "tollgate" },
-      annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
-    };
-    if (ns !== "") metadata.namespace = ns;
-    const doc: Record<string, unknown> = {
-      apiVersion: flavour.apiVersion,
-      kind: ns === "" ? flavour.cluster : flavour.namespaced,
-      metadata,
-      summary,
-      results,
-    };
-    docs.push(stringify(doc, { lineWidth: 0 }));
+  for (const ns of pass.keys()) if (!counts.has(ns)) counts.set(ns, 0);
+  const namespaces = [...counts.keys()].sort();
+  let first = true;
+  for (let i = 0; i < namespaces.length; ) {
+    const batch = new Map<string, Record<string, unknown>[]>();
+    let size = 0;
+    for (; i < namespaces.length && (batch.size === 0 || size + counts.get(namespaces[i]!)! <= batchResults); i++) {
+      batch.set(namespaces[i]!, []);
+      size += counts.get(namespaces[i]!)!;
+    }
+    if (size > 0) {
+      for await (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
+    }
+    for (const [ns, results] of batch) {
+      const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
+      for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
+      const metadata: Record<string, unknown> = {
+        name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
+        labels: { "app.kubernetes.io/managed-by": "tollgate" },
+        annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
+      };
+      if (ns !== "") metadata.namespace = ns;
+      const doc: Record<string, unknown> = {
+        apiVersion: flavour.apiVersion,
+        kind: ns === "" ? flavour.cluster : flavour.namespaced,
+        metadata,
+        summary,
+        results,
+      };
+      yield `${first ? "" : "---\n"}${stringify(doc, { lineWidth: 0 })}`;
+      first = false;
+    }
   }
-  return docs.join("---\n");
 }
 
 export const policyReportWriter: ReportWriter = {
   name: WG_POLICY.name,
   render(run) {
-    return [{ name: WG_POLICY.file, content: render(run, WG_POLICY), contentType: "application/yaml" }];
+    return [
+      { name: WG_POLICY.file, chunks: () => render(run, WG_POLICY, BATCH_RESULTS), contentType: "application/yaml" },
+    ];
   },
 };
 
 export const openReportsWriter: ReportWriter = {
   name: OPEN_REPORTS.name,
   render(run) {
-    return [{ name: OPEN_REPORTS.file, content: render(run, OPEN_REPORTS), contentType: "application/yaml" }];
+    return [
+      {
+        name: OPEN_REPORTS.file,
+        chunks: () => render(run, OPEN_REPORTS, BATCH_RESULTS),
+        contentType: "application/yaml",
+      },
+    ];
   },
 };

@@ -3,7 +3,8 @@
  * with the finding id as a partial fingerprint (stable across runs). Locations point at the file (or archive member)
  * and the line where the object's document starts; each result also names the object as a logical location.
  */
-import type { Finding, FindingSeverity, Location } from "../model.js";
+import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
+import { jsonArray, nestedJson } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const LEVEL: Record<FindingSeverity, "error" | "warning" | "note"> = {
@@ -36,82 +37,84 @@ export function artifactUri(l: Location): string {
 export const sarifWriter: ReportWriter = {
   name: "sarif",
   render(run) {
-    const ruleIndex = new Map<string, number>();
-    const rules: Record<string, unknown>[] = [];
-    const results: Record<string, unknown>[] = [];
-    for (const f of run.findings) {
-      const id = ruleId(f);
-      let index = ruleIndex.get(id);
-      if (index === undefined) {
-        index = rules.length;
-        ruleIndex.set(id, index);
-        rules.push({
-          id,
-          name: f.rule.rule ?? f.rule.policy ?? f.severity,
-          shortDescription: { text: ruleText(f) },
-          properties: { family: f.rule.family },
-        });
-      }
-      const result: Record<string, unknown> = {
-        ruleId: id,
-        ruleIndex: index,
-        level: f.severity === "policy-failure" && f.type === "warning" ? "warning" : LEVEL[f.severity],
-        message: { text: f.field === undefined ? f.message : `${f.field}: ${f.message}` },
-        partialFingerprints: { "tollgateFindingId/v1": f.id },
-        properties: propertiesOf(f),
-      };
-      const locations: Record<string, unknown>[] = [];
-      if (f.location !== undefined || f.object !== undefined) {
-        const location: Record<string, unknown> = {};
-        if (f.location !== undefined) {
-          const physical: Record<string, unknown> = { artifactLocation: { uri: artifactUri(f.location) } };
-          if (f.location.line !== undefined) physical.region = { startLine: f.location.line };
-          location.physicalLocation = physical;
-        }
-        if (f.object !== undefined) {
-          const o = f.object;
-          location.logicalLocations = [
-            {
-              fullyQualifiedName: `${o.apiVersion}/${o.kind}/${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`,
-              kind: "object",
-            },
-          ];
-        }
-        locations.push(location);
-      }
-      if (locations.length > 0) result.locations = locations;
-      results.push(result);
-    }
-    const sarif = {
-      $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-      version: "2.1.0",
-      runs: [
-        {
-          tool: {
-            driver: {
-              name: "tollgate",
-              version: run.tool.version,
-              informationUri: "https://github.com/tollgate-dev/tollgate",
-              rules,
-            },
-          },
-          invocations: [
-            {
-              executionSuccessful: true,
-              startTimeUtc: run.startedAt,
-              endTimeUtc: run.finishedAt,
-            },
-          ],
-          results,
-          properties: { runId: run.runId, bundleDigest: run.bundle.digest, summary: run.summary },
-        },
-      ],
-    };
-    return [
-      { name: "report.sarif", content: `${JSON.stringify(sarif, null, 2)}\n`, contentType: "application/sarif+json" },
-    ];
+    return [{ name: "report.sarif", chunks: () => sarifChunks(run), contentType: "application/sarif+json" }];
   },
 };
+
+/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results, so the findings are read twice. */
+async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
+  const ruleIndex = new Map<string, number>();
+  const rules: Record<string, unknown>[] = [];
+  for await (const f of run.findings) {
+    const id = ruleId(f);
+    if (ruleIndex.has(id)) continue;
+    ruleIndex.set(id, rules.length);
+    rules.push({
+      id,
+      name: f.rule.rule ?? f.rule.policy ?? f.severity,
+      shortDescription: { text: ruleText(f) },
+      properties: { family: f.rule.family },
+    });
+  }
+  const head = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+  };
+  const runHead = {
+    tool: {
+      driver: {
+        name: "tollgate",
+        version: run.tool.version,
+        informationUri: "https://github.com/tollgate-dev/tollgate",
+        rules,
+      },
+    },
+    invocations: [{ executionSuccessful: true, startTimeUtc: run.startedAt, endTimeUtc: run.finishedAt }],
+  };
+  const properties = { runId: run.runId, bundleDigest: run.bundle.digest, summary: run.summary };
+  const members = (o: Record<string, unknown>, depth: number): string =>
+    Object.entries(o)
+      .map(([k, v]) => `${"  ".repeat(depth)}${JSON.stringify(k)}: ${nestedJson(v, depth)}`)
+      .join(",\n");
+  yield `{\n${members(head, 1)},\n  "runs": [\n    {\n${members(runHead, 3)},\n      "results": `;
+  yield* jsonArray(
+    (async function* () {
+      for await (const f of run.findings) yield resultOf(f, ruleIndex.get(ruleId(f)) ?? 0);
+    })(),
+    3,
+  );
+  yield `,\n${members({ properties }, 3)}\n    }\n  ]\n}\n`;
+}
+
+function resultOf(f: Finding, index: number): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    ruleId: ruleId(f),
+    ruleIndex: index,
+    level: f.severity === "policy-failure" && f.type === "warning" ? "warning" : LEVEL[f.severity],
+    message: { text: f.field === undefined ? f.message : `${f.field}: ${f.message}` },
+    partialFingerprints: { "tollgateFindingId/v1": f.id },
+    properties: propertiesOf(f),
+  };
+  if (f.location !== undefined || f.object !== undefined) {
+    const location: Record<string, unknown> = {};
+    if (f.location !== undefined) {
+      const physical: Record<string, unknown> = { artifactLocation: { uri: artifactUri(f.location) } };
+      if (f.location.line !== undefined) physical.region = { startLine: f.location.line };
+      location.physicalLocation = physical;
+    }
+    if (f.object !== undefined) {
+      const o = f.object;
+      location.logicalLocations = [
+        {
+          fullyQualifiedName: `${o.apiVersion}/${o.kind}/${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`,
+          kind: "object",
+        },
+      ];
+    }
+    result.locations = [location];
+  }
+  return result;
+}
 
 function ruleText(f: Finding): string {
   if (f.severity === "input-error") return "A document that cannot be read as a Kubernetes object";

@@ -1,10 +1,15 @@
-/** What a report writer is: an AuditRun in, files out. Writers read audit/model.ts and lib's public types only. */
-import type { AuditRun } from "../model.js";
+/**
+ * What a report writer is: a finished run in, files out. Writers read audit/model.ts and lib's public types only.
+ * A file's content is produced as it is written (`chunks()`, which may read the run's spools any number of times),
+ * so that large runs are never held whole in memory.
+ */
+import type { AuditResult } from "../model.js";
 
 export interface ReportFile {
   /** The file name within the run folder (`report.json`). */
   name: string;
-  content: string;
+  /** The content, in chunks of text; called once per write. */
+  chunks(): AsyncIterable<string>;
   /** MIME type, for S3 and for index.json. */
   contentType: string;
 }
@@ -12,6 +17,6 @@ export interface ReportFile {
 export interface ReportWriter {
   /** The `--format` name. */
   name: string;
-  /** Turns a run into its files; pure (no I/O, no clock). */
-  render(run: AuditRun): ReportFile[];
+  /** The run's files; rendering is pure (no I/O but reading the run, no clock). */
+  render(run: AuditResult): ReportFile[];
 }

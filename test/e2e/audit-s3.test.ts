@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { single } from "../../audit/report/stream.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
 import { freePort } from "../helpers/offline.js";
@@ -343,7 +344,7 @@ describe("the report sink on S3", () => {
     const written = await writeRun(
       "s3://reports/big",
       run,
-      [{ name: "findings.csv", content: big, contentType: "text/csv" }],
+      [{ name: "findings.csv", chunks: single(() => big), contentType: "text/csv" }],
       { s3: s3.options, multipartThreshold: 6 * 1024 * 1024 },
     );
     // Assess

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { isS3Url } from "#lib/storage";
-import type { AuditRun } from "../../model.js";
+import type { AuditResult, AuditRunHeader } from "../../model.js";
 import type { AuditConfig, AuditProgress } from "../../run.js";
 import type { ResolvedAuditConfig } from "../audit-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
@@ -17,7 +17,8 @@ export interface AuditIo extends CommandIo {
 /** What one `tollgate audit` run produced: its outcome for the exit code, the run, and the folder written. */
 export interface AuditCommandResult {
   outcome: CommandOutcome;
-  run: AuditRun;
+  /** The run without its objects and findings (they were written to the reports). */
+  run: AuditRunHeader;
   /** The run folder (a local path or an s3:// URL) holding the reports and index.json. */
   folder: string;
 }
@@ -41,7 +42,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
   const sources = await Promise.all(config.sources.map((s) => openSource(s, DEFAULT_SOURCE_OPTIONS, s3)));
   const previous =
     config.previous === undefined ? undefined : await openSource(config.previous, DEFAULT_SOURCE_OPTIONS, s3);
-  let run: AuditRun;
+  let result: AuditResult;
   let policiesFromInput: number;
   try {
     const loaded = await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, s3);
@@ -69,7 +70,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
     if (compareWith !== undefined) auditConfig.compareWith = compareWith;
     if (progress !== undefined) auditConfig.onProgress = progress.update;
     try {
-      run = await runAudit(auditConfig, loaded.policySet);
+      result = await runAudit(auditConfig, loaded.policySet);
     } finally {
       progress?.clear();
     }
@@ -77,8 +78,14 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
     await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
   }
 
-  const files = renderReports(run, config.formats);
-  const written = await sink.writeRun(config.out, run, files, { s3 });
+  const files = renderReports(result, config.formats);
+  let written: Awaited<ReturnType<typeof sink.writeRun>>;
+  try {
+    written = await sink.writeRun(config.out, result, files, { s3 });
+  } finally {
+    model.disposeResult(result);
+  }
+  const { objects: _objects, findings: _findings, ...run } = result;
 
   const s = run.summary;
   const lines = [
@@ -111,7 +118,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
   }
   io.stdout(`${lines.join("\n")}\n`);
 
-  const outcome = run.findings.some((f) => model.reachesFailOn(f, config.failOn)) ? "violations" : "ok";
+  const outcome = model.summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
   return { outcome, run, folder: written.folder };
 }
 

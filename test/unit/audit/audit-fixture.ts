@@ -4,9 +4,10 @@
  */
 
 import type { PreviousReport } from "../../../audit/compare.js";
-import type { AuditRun } from "../../../audit/model.js";
+import type { AuditResult } from "../../../audit/model.js";
 import { type AuditConfig, runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../../audit/sources/index.js";
+import type { SpoolOptions } from "../../../audit/spool.js";
 import { loadBundle } from "../../../lib/index.js";
 
 export const FIXTURE_BUNDLE = "test/fixtures/audit/bundle";
@@ -16,8 +17,8 @@ export const FIXED_START = new Date("2026-11-22T02:15:00.000Z");
 
 /** Audits the fixture; the clock returns FIXED_START, then one second later. Durations are zeroed. */
 export async function auditFixture(
-  options: { previous?: boolean; compareWith?: PreviousReport; sources?: string[] } = {},
-): Promise<AuditRun> {
+  options: { previous?: boolean; compareWith?: PreviousReport; sources?: string[]; spool?: SpoolOptions } = {},
+): Promise<AuditResult> {
   const policySet = await loadBundle(FIXTURE_BUNDLE);
   const times = [FIXED_START, new Date(FIXED_START.getTime() + 1000)];
   let call = 0;
@@ -34,6 +35,7 @@ export async function auditFixture(
   };
   if (options.previous === true) config.previous = await openSource(FIXTURE_PREVIOUS, DEFAULT_SOURCE_OPTIONS);
   if (options.compareWith !== undefined) config.compareWith = options.compareWith;
+  if (options.spool !== undefined) config.spool = options.spool;
   const run = await runAudit(config, policySet);
   run.summary.durationMs = 0;
   run.summary.objectsPerSecond = 0;

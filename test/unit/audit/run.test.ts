@@ -18,8 +18,10 @@ describe("runAudit", () => {
   it("gives exactly one record per document, in input order, and counts uncovered kinds", async () => {
     // Act
     const run = await auditFixture();
+    const objects = await run.objects.toArray();
+    const findings = await run.findings.toArray();
     // Assess
-    expect(run.objects.map((o) => [o.key, o.outcome])).toEqual([
+    expect(objects.map((o) => [o.key, o.outcome])).toEqual([
       ["audit.tollgate.dev/v1/Widget/team-a/legacy", "invalid"],
       ["audit.tollgate.dev/v1/Widget/team-a/changed", "invalid"],
       ["audit.tollgate.dev/v1/Widget/team-b/moved", "valid"],
@@ -41,13 +43,14 @@ describe("runAudit", () => {
       inputErrors: 2,
       policyFailures: { error: 1, warning: 0 },
     });
-    expect(new Set(run.findings.map((f) => f.id)).size).toBe(run.findings.length);
+    expect(new Set(findings.map((f) => f.id)).size).toBe(findings.length);
   });
 
   it("with --previous: pairs by uid, else identity; ratcheted errors are grandfathered, new ones blocking", async () => {
     const run = await auditFixture({ previous: true });
+    const findings = await run.findings.toArray();
     const of = (name: string) =>
-      run.findings.filter((f) => f.object?.name === name).map((f) => `${f.ratchet ?? "-"} ${f.field}: ${f.message}`);
+      findings.filter((f) => f.object?.name === name).map((f) => `${f.ratchet ?? "-"} ${f.field}: ${f.message}`);
     expect(of("legacy")).toEqual([
       "grandfathered spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10",
     ]);
@@ -59,7 +62,7 @@ describe("runAudit", () => {
       'blocking metadata.name: Invalid value: "moved": field is immutable',
       'blocking spec.region: Invalid value: "us": region is immutable',
     ]);
-    expect(run.objects.filter((o) => o.paired === true).map((o) => o.object?.name)).toEqual([
+    expect((await run.objects.toArray()).filter((o) => o.paired === true).map((o) => o.object?.name)).toEqual([
       "legacy",
       "changed",
       "moved",
@@ -87,7 +90,7 @@ describe("runAudit", () => {
       { sources: [slowFirst], bundle: "b", concurrency: 3, failOn: "never", ownerLabels: [], toolVersion: "t" },
       policies.policySet,
     );
-    expect(run.objects.map((o) => o.location.file)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5"]);
+    expect((await run.objects.toArray()).map((o) => o.location.file)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5"]);
   });
 
   it("--policies-from-input: takes the input's CRDs the bundle lacks; identical copies are one policy", async () => {
@@ -145,9 +148,11 @@ describe("runAudit", () => {
         .map((k) => k.kind)
         .sort(),
     ).toEqual(["Gizmo", "Thing", "Widget"]);
-    expect(run.findings.filter((f) => f.severity === "violation").map((f) => `${f.object?.kind} ${f.field}`)).toEqual([
-      "Thing spec.n",
-    ]);
+    expect(
+      (await run.findings.toArray())
+        .filter((f) => f.severity === "violation")
+        .map((f) => `${f.object?.kind} ${f.field}`),
+    ).toEqual(["Thing spec.n"]);
   });
 
   it("folder sources count documents that are not Kubernetes objects as skipped", async () => {

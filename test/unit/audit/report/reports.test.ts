@@ -6,24 +6,57 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compareWithPrevious } from "../../../../audit/compare.js";
-import type { AuditRun } from "../../../../audit/model.js";
+import { type AuditResult, disposeResult } from "../../../../audit/model.js";
 import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
+import { renderHtml } from "../../../../audit/report/html.js";
 import { REPORT_FORMATS, renderReports } from "../../../../audit/report/index.js";
+import { renderPolicyReports } from "../../../../audit/report/policy-report.js";
+import { textOf } from "../../../../audit/report/stream.js";
 import { parseDocuments } from "../../../../lib/index.js";
 import { auditFixture } from "../audit-fixture.js";
 
-const run: AuditRun = await auditFixture({
-  previous: true,
-  compareWith: {
-    runId: "20261121T021500Z",
-    findings: [
-      { id: "597602c4cdae2589", severity: "violation", message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
-      { id: "00000000deadbeef", severity: "violation", message: "fixed since", firstSeen: "2026-01-01T00:00:00.000Z" },
-    ],
-  },
-});
+const compareWith = {
+  runId: "20261121T021500Z",
+  findings: [
+    { id: "597602c4cdae2589", severity: "violation" as const, message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
+    {
+      id: "00000000deadbeef",
+      severity: "violation" as const,
+      message: "fixed since",
+      firstSeen: "2026-01-01T00:00:00.000Z",
+    },
+  ],
+};
+const run: AuditResult = await auditFixture({ previous: true, compareWith });
+const findings = await run.findings.toArray();
 const files = renderReports(run);
-const byName = new Map(files.map((f) => [f.name, f.content]));
+const byName = new Map(await Promise.all(files.map(async (f) => [f.name, await textOf(f.chunks())] as const)));
+
+describe("reports from spools on disk", () => {
+  it("are byte for byte those of a run kept in memory, and every file reads its spools again", async () => {
+    // memoryItems 0: every object and finding goes to the temporary file at once.
+    const onDisk = await auditFixture({ previous: true, compareWith, spool: { memoryItems: 0 } });
+    try {
+      expect(onDisk.objects.onDisk && onDisk.findings.onDisk).toBe(true);
+      expect(run.objects.onDisk || run.findings.onDisk).toBe(false);
+      for (const f of renderReports(onDisk)) expect(await textOf(f.chunks()), f.name).toBe(byName.get(f.name));
+    } finally {
+      disposeResult(onDisk);
+    }
+  });
+
+  it("policy reports gathered in several batches are the same", async () => {
+    const text = await textOf(renderPolicyReports(run, "policyreport", 1));
+    expect(text).toBe(byName.get("policyreport.yaml"));
+  });
+
+  it("the HTML table stops at its row limit and says where the rest is", async () => {
+    const html = await textOf(renderHtml(run, 2));
+    expect(html.match(/<tr data-severity=/g)).toHaveLength(2);
+    expect(html).toContain(`the first 2 of the run's ${findings.length} findings`);
+    expect(byName.get("report.html")).not.toContain('id="truncated"');
+  });
+});
 
 describe("report writers", () => {
   it.each(files.map((f) => ({ name: f.name })))("$name matches its snapshot", async ({ name }) => {
@@ -66,9 +99,9 @@ describe("report writers", () => {
       previousRunId: "20261121T021500Z",
       resolvedFindings: 1,
       persistingFindings: 1,
-      newFindings: run.findings.length - 1,
+      newFindings: findings.length - 1,
     });
-    expect(run.findings.find((f) => f.id === "597602c4cdae2589")?.firstSeen).toBe("2026-01-01T00:00:00.000Z");
+    expect(findings.find((f) => f.id === "597602c4cdae2589")?.firstSeen).toBe("2026-01-01T00:00:00.000Z");
   });
 
   it("escapes untrusted text in the HTML report and allows no external asset", () => {
@@ -104,10 +137,10 @@ describe("report writers", () => {
   });
 
   it("compareWithPrevious leaves firstSeen alone for new findings", () => {
-    const findings = [{ ...run.findings[0]!, firstSeen: "2026-11-22T02:15:00.000Z" }];
-    const c = compareWithPrevious(findings, { runId: "r", findings: [] });
+    const one = [{ ...findings[0]!, firstSeen: "2026-11-22T02:15:00.000Z" }];
+    const c = compareWithPrevious(one, { runId: "r", findings: [] });
     expect(c).toEqual({ previousRunId: "r", newFindings: 1, resolvedFindings: 0, persistingFindings: 0, resolved: [] });
-    expect(findings[0]!.firstSeen).toBe("2026-11-22T02:15:00.000Z");
+    expect(one[0]!.firstSeen).toBe("2026-11-22T02:15:00.000Z");
   });
 });
 

@@ -1,0 +1,153 @@
+/**
+ * A Spool: an append-only list of JSON values that stays in memory while small and moves to a temporary NDJSON file
+ * once it holds more than `memoryItems` values, so that a run's objects and findings cost disk, not memory, on large
+ * inputs (issue 7: "findings are written out as they come"). It can be read any number of times, in append order;
+ * reading from disk goes through a bounded read buffer.
+ *
+ * Values go to disk as JSON text and come back parsed; they must be plain data (the run's records and findings are).
+ * A value appended while in memory is kept as is: callers do not mutate a value after appending it.
+ */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface SpoolOptions {
+  /** Values kept in memory before the spool moves to disk. Default 100,000. */
+  memoryItems?: number;
+  /** Where the temporary folder is made. Default the OS temporary folder (`/tmp` on Lambda). */
+  directory?: string;
+}
+
+const WRITE_CHUNK = 1024 * 1024;
+const READ_CHUNK = 1024 * 1024;
+
+/** Temporary folders of live spools, removed at exit if a spool was not disposed of (a crash, an early exit). */
+const liveFolders = new Set<string>();
+let exitHookInstalled = false;
+
+function removeAtExit(folder: string): void {
+  liveFolders.add(folder);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const f of liveFolders) rmSync(f, { recursive: true, force: true });
+  });
+}
+
+export class Spool<T> implements AsyncIterable<T> {
+  private memory: T[] | undefined = [];
+  private readonly memoryItems: number;
+  private readonly directory: string;
+  private folder: string | undefined;
+  private fd: number | undefined;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private count = 0;
+  private disposed = false;
+
+  constructor(options: SpoolOptions = {}) {
+    this.memoryItems = Math.max(0, options.memoryItems ?? 100_000);
+    this.directory = options.directory ?? tmpdir();
+  }
+
+  /** Values appended so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Whether the values are on disk. */
+  get onDisk(): boolean {
+    return this.memory === undefined;
+  }
+
+  append(value: T): void {
+    if (this.disposed) throw new Error("spool used after dispose()");
+    this.count++;
+    if (this.memory !== undefined) {
+      this.memory.push(value);
+      if (this.memory.length > this.memoryItems) this.moveToDisk();
+      return;
+    }
+    this.writeLine(JSON.stringify(value));
+  }
+
+  /** The values in append order. Appending while iterating is not supported. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    if (this.memory !== undefined) {
+      yield* this.memory;
+      return;
+    }
+    for (const line of this.lines()) yield JSON.parse(line) as T;
+  }
+
+  /** All values in an array (for tests and small runs). */
+  async toArray(): Promise<T[]> {
+    if (this.memory !== undefined) return [...this.memory];
+    const out: T[] = [];
+    for await (const v of this) out.push(v);
+    return out;
+  }
+
+  /** Removes the temporary file; the spool is not used afterwards. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.memory = [];
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    if (this.folder !== undefined) {
+      rmSync(this.folder, { recursive: true, force: true });
+      liveFolders.delete(this.folder);
+    }
+  }
+
+  private moveToDisk(): void {
+    const values = this.memory ?? [];
+    this.memory = undefined;
+    this.folder = mkdtempSync(join(this.directory, "tollgate-spool-"));
+    removeAtExit(this.folder);
+    this.fd = openSync(join(this.folder, "values.ndjson"), "w+");
+    for (const v of values) this.writeLine(JSON.stringify(v));
+  }
+
+  private writeLine(line: string): void {
+    this.pending.push(line);
+    this.pendingChars += line.length + 1;
+    if (this.pendingChars >= WRITE_CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0 || this.fd === undefined) return;
+    const text = `${this.pending.join("\n")}\n`;
+    this.pending = [];
+    this.pendingChars = 0;
+    writeSync(this.fd, text);
+  }
+
+  /** The JSON lines from the start of the file (read with positioned reads, so several readers can interleave). */
+  private *lines(): Generator<string> {
+    this.flush();
+    const fd = this.fd;
+    if (fd === undefined) return;
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    let position = 0;
+    let carry: Buffer | undefined;
+    for (;;) {
+      const n = readSync(fd, buf, 0, READ_CHUNK, position);
+      if (n === 0) break;
+      position += n;
+      let chunk = buf.subarray(0, n);
+      if (carry !== undefined) {
+        chunk = Buffer.concat([carry, chunk]);
+        carry = undefined;
+      }
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a, start); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        yield chunk.toString("utf8", start, nl);
+        start = nl + 1;
+      }
+      if (start < chunk.length) carry = Buffer.from(chunk.subarray(start));
+    }
+    if (carry !== undefined && carry.length > 0) yield carry.toString("utf8");
+  }
+}

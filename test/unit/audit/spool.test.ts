@@ -1,0 +1,70 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Spool } from "../../../audit/spool.js";
+
+const dirs: string[] = [];
+function scratch(): string {
+  const d = mkdtempSync(join(tmpdir(), "tollgate-spool-test-"));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("Spool", () => {
+  it("keeps values in memory up to its limit, in order", async () => {
+    const spool = new Spool<{ n: number }>({ memoryItems: 3, directory: scratch() });
+    for (let n = 0; n < 3; n++) spool.append({ n });
+    expect(spool.onDisk).toBe(false);
+    expect(spool.size).toBe(3);
+    expect(await spool.toArray()).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  it("moves to a temporary file past the limit and reads back the same values, any number of times", async () => {
+    const dir = scratch();
+    const spool = new Spool<{ n: number; s: string }>({ memoryItems: 3, directory: dir });
+    const want = Array.from({ length: 10 }, (_, n) => ({ n, s: `v${n}\n"quoted"` }));
+    for (const v of want) spool.append(v);
+    expect(spool.onDisk).toBe(true);
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(await spool.toArray()).toEqual(want);
+    expect(await spool.toArray()).toEqual(want);
+    spool.dispose();
+    expect(readdirSync(dir)).toEqual([]);
+    expect(() => spool.append({ n: 0, s: "" })).toThrow(/after dispose/);
+  });
+
+  it("reads lines whole across its read buffer (multi-byte characters at the boundary) with readers interleaved", async () => {
+    const spool = new Spool<string>({ memoryItems: 0, directory: scratch() });
+    // About 3 MiB of values with 2-, 3- and 4-byte UTF-8 characters, so reads of 1 MiB cut through characters.
+    const want = Array.from({ length: 30_000 }, (_, i) => `${i} ${"é€😀".repeat(10 + (i % 7))}`);
+    for (const v of want) spool.append(v);
+    const a = spool[Symbol.asyncIterator]();
+    const b = spool[Symbol.asyncIterator]();
+    const gotA: string[] = [];
+    const gotB: string[] = [];
+    for (;;) {
+      const [x, y] = [await a.next(), await b.next()];
+      if (x.done === true || y.done === true) {
+        expect(x.done && y.done).toBe(true);
+        break;
+      }
+      gotA.push(x.value);
+      gotB.push(y.value);
+    }
+    expect(gotA).toEqual(want);
+    expect(gotB).toEqual(want);
+    spool.dispose();
+  });
+
+  it("an early stop of a reader leaves the spool readable", async () => {
+    const spool = new Spool<number>({ memoryItems: 0, directory: scratch() });
+    for (let i = 0; i < 100; i++) spool.append(i);
+    for await (const v of spool) if (v === 5) break;
+    expect((await spool.toArray()).length).toBe(100);
+    spool.dispose();
+  });
+});
