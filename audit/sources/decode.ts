@@ -18,11 +18,7 @@ export interface DecodeOptions {
 
 /** YAML documents keep lib's per-document bound (8 MiB); a JSON List export is one document and may be large. */
 export function decodeText(text: string, base: Location, options: DecodeOptions): SourceDoc[] {
-  const json = /^\s*[{[]/.test(text.slice(0, 4096).replace(/^\uFEFF/, ""));
-  const parseOptions = json
-    ? // About one value per 8 bytes at most: a bound on nodes that grows with the allowed size.
-      { maxBytes: options.maxJsonBytes, maxNodes: Math.max(2_000_000, Math.ceil(options.maxJsonBytes / 4)) }
-    : undefined;
+  const parseOptions = looksLikeJson(text) ? jsonParseOptions(options.maxJsonBytes) : undefined;
   const out: SourceDoc[] = [];
   for (const doc of parseDocuments(text, parseOptions)) {
     const location: Location = { ...base, document: doc.document, line: doc.line };
@@ -39,6 +35,20 @@ export function decodeText(text: string, base: Location, options: DecodeOptions)
   }
   return out;
 }
+
+/** Whether `decodeText` decodes a text starting with `head` (its first 4096 characters suffice) as JSON. */
+export function looksLikeJson(head: string): boolean {
+  return /^\s*[{[]/.test(head.slice(0, 4096).replace(/^\uFEFF/, ""));
+}
+
+/** The bounds of a JSON document of at most `maxJsonBytes`. */
+export function jsonParseOptions(maxJsonBytes: number): { maxBytes: number; maxNodes: number } {
+  // About one value per 8 bytes at most: a bound on nodes that grows with the allowed size.
+  return { maxBytes: maxJsonBytes, maxNodes: Math.max(2_000_000, Math.ceil(maxJsonBytes / 4)) };
+}
+
+/** One decoded value at `location`: an object, a skipped non-Kubernetes mapping, or an input error. */
+export const objectDoc = toDoc;
 
 function toDoc(obj: unknown, location: Location, options: DecodeOptions): SourceDoc {
   const prefix = `document ${location.document ?? 0} (line ${location.line ?? 1}): ${

@@ -1,8 +1,9 @@
 /** Files named on the command line, and the files of folder trees (a Git checkout). */
 import type { Dirent } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { decodeText } from "./decode.js";
+import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
+import { streamJsonList, streamYaml } from "./stream.js";
 import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
 
 /** Folders never entered: version control metadata and dependencies. */
@@ -50,9 +51,55 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+/**
+ * Files up to this size are read whole by `stream()` too: one buffer of this size is no memory concern, and
+ * skips the streaming machinery for the many small files of a Git checkout.
+ */
+export const STREAM_MIN_BYTES = 256 * 1024;
+
+/** Bytes read to tell JSON from YAML: at least the 4096 characters `decodeText` looks at. */
+const HEAD_BYTES = 16 * 1024;
+
 function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | "error"): SourceUnit {
-  return {
+  const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  const unit: SourceUnit = {
     name: path,
+    async *stream(): AsyncGenerator<SourceDoc> {
+      let size: number;
+      let head: string;
+      try {
+        const info = await stat(path);
+        if (info.isDirectory() || info.size <= STREAM_MIN_BYTES) {
+          yield* await unit.read();
+          return;
+        }
+        size = info.size;
+        head = await readHead(path);
+      } catch (err) {
+        yield { kind: "error", location: { file: path }, error: readErrorText(err) };
+        return;
+      }
+      const json = looksLikeJson(head);
+      // lib's own test (decode.ts): the first character after a BOM and spaces, tabs and line breaks.
+      const first = /^\uFEFF?[ \t\r\n]*([^ \t\r\n])/.exec(head)?.[1];
+      if (first === undefined || json !== (first === "{" || first === "[")) {
+        // Odd whitespace before the text (a form feed, 16 KiB of blanks): read whole, as read() decides it.
+        yield* await unit.read();
+        return;
+      }
+      if (json && size <= options.maxJsonParseBytes) {
+        yield* await unit.read();
+        return;
+      }
+      const docs = json
+        ? streamJsonList(path, { file: path }, { ...decodeOptions, size, maxJsonParseBytes: options.maxJsonParseBytes })
+        : streamYaml(path, { file: path }, decodeOptions);
+      try {
+        yield* docs;
+      } catch (err) {
+        yield { kind: "error", location: { file: path }, error: readErrorText(err) };
+      }
+    },
     async read(): Promise<SourceDoc[]> {
       let text: string;
       try {
@@ -71,9 +118,21 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
       } catch (err) {
         return [{ kind: "error", location: { file: path }, error: readErrorText(err) }];
       }
-      return decodeText(text, { file: path }, { nonKubernetes, maxJsonBytes: options.maxFileBytes });
+      return decodeText(text, { file: path }, decodeOptions);
     },
   };
+  return unit;
+}
+
+async function readHead(path: string): Promise<string> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await file.close();
+  }
 }
 
 export function readErrorText(err: unknown): string {

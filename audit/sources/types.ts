@@ -15,7 +15,16 @@ export type SourceDoc =
 export interface SourceUnit {
   /** The file (or `archive!member`, or the S3 key) for messages. */
   name: string;
+  /** Every document of the unit at once; memory holds the whole text (bounded by `maxFileBytes`). */
   read(): Promise<SourceDoc[]>;
+  /**
+   * The same docs as {@link read}, in the same order, with the same locations and error texts, one at a time:
+   * memory holds one document (a YAML document, a `kind: List` item) and a bounded read buffer, so a file of any
+   * size can be audited. Optional: a unit without it is read whole. File units have it; a JSON text over
+   * `maxJsonParseBytes` is streamed only when it is a List (see `streamJsonList` in stream.ts for how its errors
+   * differ from a whole parse).
+   */
+  stream?(): AsyncIterable<SourceDoc>;
 }
 
 export interface Source {
@@ -29,8 +38,16 @@ export interface Source {
 
 /** Bounds and behaviour of the sources. */
 export interface SourceOptions {
-  /** Largest file, archive member or S3 object read. Default 512 MiB. */
+  /**
+   * Largest text read whole: an archive member, an S3 object, a file read with `read()`. Streamed files
+   * (`SourceUnit.stream`) are not bounded by it, only by the bound on each document (8 MiB). Default 512 MiB.
+   */
   maxFileBytes: number;
+  /**
+   * Largest JSON file parsed whole when streamed (JSON.parse is the fastest parser); a larger one is streamed
+   * item by item when it is a `kind: List`, and is an input error otherwise. Default 512 MiB.
+   */
+  maxJsonParseBytes: number;
   /** Largest archive file, and largest uncompressed tar stream. Default 1 GiB. */
   maxArchiveBytes: number;
   /** Most members in one archive. Default 1,000,000. */
@@ -39,6 +56,7 @@ export interface SourceOptions {
 
 export const DEFAULT_SOURCE_OPTIONS: Readonly<SourceOptions> = Object.freeze({
   maxFileBytes: 512 * 1024 * 1024,
+  maxJsonParseBytes: 512 * 1024 * 1024,
   maxArchiveBytes: 1024 * 1024 * 1024,
   maxArchiveEntries: 1_000_000,
 });
