@@ -5,9 +5,9 @@
  * failures and input errors (which belong to no object). `summary` counts results, plus the valid covered objects as
  * `pass` (they get no result entry, so the reports stay small).
  */
-import { stringify } from "yaml";
 import type { AuditResult, Finding, FindingSeverity } from "../model.js";
 import type { ReportWriter } from "./types.js";
+import { yamlDocument } from "./yaml-emit.js";
 
 type Result = "pass" | "fail" | "warn" | "error" | "skip";
 
@@ -144,7 +144,7 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
         summary,
         results,
       };
-      yield `${first ? "" : "---\n"}${stringify(doc, { lineWidth: 0 })}`;
+      yield `${first ? "" : "---\n"}${yamlDocument(doc)}`;
       first = false;
     }
   }
