@@ -31,7 +31,7 @@ import {
   runIdOf,
   SummaryCounter,
 } from "./model.js";
-import type { Source, SourceDoc, SourceUnit } from "./sources/index.js";
+import type { Source, SourceDoc } from "./sources/index.js";
 import { Spool, type SpoolOptions } from "./spool.js";
 
 export interface AuditProgress {
@@ -162,7 +162,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
       progress();
     };
     for (const source of config.sources) {
-      for await (const unit of source.units() as AsyncIterable<StreamingUnit>) {
+      for await (const unit of source.units()) {
         if (unit.stream !== undefined) {
           // A streamed unit (a large file) is read one document at a time, after the units read before it.
           while (pending.length > 0) await drain();
@@ -212,9 +212,6 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
   }
 }
 
-/** A unit that may be read one document at a time (large files; audit/sources/types.ts). */
-type StreamingUnit = SourceUnit & { stream?(): AsyncIterable<SourceDoc> };
-
 /** Progress is reported every this many documents of a streamed unit. */
 const STREAM_PROGRESS_EVERY = 1000;
 
@@ -224,7 +221,7 @@ async function indexPrevious(
 ): Promise<{ find(object: KubeObject, ref: ReturnType<typeof objectRefOf>): KubeObject | undefined }> {
   const byUid = new Map<string, KubeObject>();
   const byKey = new Map<string, KubeObject>();
-  for await (const unit of source.units() as AsyncIterable<StreamingUnit>) {
+  for await (const unit of source.units()) {
     for await (const doc of unit.stream?.() ?? (await unit.read())) {
       if (doc.kind !== "object") continue;
       const ref = objectRefOf(doc.object);

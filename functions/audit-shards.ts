@@ -192,14 +192,17 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
       import("../audit/model.js"),
     ]);
   const s3 = config.s3;
+  const sourceOptions = {
+    ...DEFAULT_SOURCE_OPTIONS,
+    ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
+  };
   const sources = await Promise.all(
     input.parts.map(async (p) => {
-      const source = await openSource(p.source, DEFAULT_SOURCE_OPTIONS, s3);
+      const source = await openSource(p.source, sourceOptions, s3);
       return p.units === undefined ? source : onlyUnits(source, p.units);
     }),
   );
-  const previous =
-    input.previous === undefined ? undefined : await openSource(input.previous, DEFAULT_SOURCE_OPTIONS, s3);
+  const previous = input.previous === undefined ? undefined : await openSource(input.previous, sourceOptions, s3);
   let run: AuditResult;
   try {
     const loaded = await loadPolicies(config.bundle, undefined, s3);

@@ -12,6 +12,7 @@
  * | TOLLGATE_FAIL_ON      | --fail-on     | violation  |
  * | TOLLGATE_CONCURRENCY  | --concurrency | 8          |
  * | TOLLGATE_OWNER_LABELS | --owner-labels| owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
+ * | TOLLGATE_MAX_JSON_BYTES | --max-json-bytes | 512Mi (larger JSON files are streamed) |
  * | TOLLGATE_S3_ENDPOINT  | --s3-endpoint | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE| --s3-path-style / --no-s3-path-style | on with an endpoint, off for AWS S3 |
  *
@@ -39,6 +40,8 @@ export interface ResolvedAuditConfig {
   failOn: FailOn;
   concurrency: number;
   ownerLabels: readonly string[];
+  /** JSON files up to this size are parsed whole; larger `kind: List` files are streamed item by item. */
+  maxJsonBytes?: number;
   /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
   s3: Readonly<S3Options>;
   toolVersion: string;
@@ -114,6 +117,10 @@ export function defineAuditCommand(
     .option("--fail-on <level>", "violation, warning or never (env TOLLGATE_FAIL_ON; default violation)")
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
     .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
+    .option(
+      "--max-json-bytes <size>",
+      "JSON files up to this size (bytes, or with Ki/Mi/Gi) are parsed whole, larger Lists streamed (env TOLLGATE_MAX_JSON_BYTES; default 512Mi)",
+    )
     .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
     .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")
     .option("--no-s3-path-style", "virtual-hosted S3 addressing (bucket.endpoint), even with --s3-endpoint")
@@ -180,6 +187,8 @@ function resolveAudit(
     s3: resolveS3(opts, env),
     toolVersion: version,
   };
+  const maxJsonRaw = str(opts.maxJsonBytes) ?? nonEmpty(env.TOLLGATE_MAX_JSON_BYTES);
+  if (maxJsonRaw !== undefined) config.maxJsonBytes = byteSize(maxJsonRaw, "--max-json-bytes");
   const previous = str(opts.previous);
   if (previous !== undefined) config.previous = previous;
   const compareWith = str(opts.compareWith);
@@ -220,6 +229,28 @@ function resolveS3(
     }
   }
   return Object.freeze(s3);
+}
+
+const UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+};
+
+/** `1048576`, `64Mi`, `1GiB`: a whole number of bytes from 1 to 2^53 - 1. */
+function byteSize(raw: string, flag: string): number {
+  const m = /^([0-9]{1,16})(|Ki|Mi|Gi|KiB|MiB|GiB)$/.exec(raw.trim());
+  const n = m === null ? Number.NaN : Number(m[1]) * UNITS[m[2]!]!;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new AuditUsageProblem(
+      `${flag} must be a size in bytes, optionally with Ki, Mi or Gi (64Mi), not ${JSON.stringify(raw)}`,
+    );
+  }
+  return n;
 }
 
 function str(v: unknown): string | undefined {

@@ -14,9 +14,20 @@
  *
  * `TOLLGATE_BENCH_AUDIT_OBJECTS` sets the number of objects (default 100,000).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { stringify } from "yaml";
 import { type BundleFile, loadBundle, type PolicySet, parseDocuments, unwrapList } from "#lib";
 import { DEFAULT_OWNER_LABELS } from "../../audit/model.js";
@@ -44,6 +55,8 @@ const CORPUS_CASES: readonly { file: string; crdPrefix: string; take: number }[]
 
 interface Mix {
   policySet: PolicySet;
+  /** The bundle's files (written out as a folder for the CLI). */
+  files: BundleFile[];
   samples: Record<string, unknown>[];
   byKind: Map<string, number>;
 }
@@ -114,7 +127,7 @@ async function buildMix(corpusRoot: string): Promise<Mix> {
   const policySet = await loadBundle(files);
   const byKind = new Map<string, number>();
   for (const s of samples) byKind.set(String(s.kind), (byKind.get(String(s.kind)) ?? 0) + 1);
-  return { policySet, samples, byKind };
+  return { policySet, files, samples, byKind };
 }
 
 /** One sample with placeholders for its name, namespace and uid, as JSON and as YAML text. */
@@ -285,7 +298,160 @@ async function auditRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Ben
   };
 }
 
+/** The bundle of the mix, written out as a folder, for the CLI. */
+function writeBundle(dir: string, files: readonly BundleFile[]): void {
+  for (const f of files) {
+    const path = join(dir, f.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.content);
+  }
+}
+
+/** Writes an n-object export file in pieces (the bench process never holds it whole). */
+function writeExport(
+  path: string,
+  samples: readonly Record<string, unknown>[],
+  n: number,
+  format: "json" | "yaml",
+): number {
+  const t = templates(samples);
+  const fd = openSync(path, "w");
+  let bytes = 0;
+  const put = (text: string) => {
+    bytes += writeSync(fd, text);
+  };
+  try {
+    if (format === "json") put(`{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n`);
+    let batch: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = i % samples.length;
+      batch.push(format === "json" ? fill(t.json[k]!, i) : fill(t.yaml[k]!, i));
+      if (batch.length === 10_000 || i === n - 1) {
+        put(
+          (format === "json" ? (i < 10_000 ? "" : ",\n") : i < 10_000 ? "" : "---\n") +
+            batch.join(format === "json" ? ",\n" : "---\n"),
+        );
+        batch = [];
+      }
+    }
+    if (format === "json") put("\n]}\n");
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
+/** `tollgate audit` of one file in a child process: wall time and the child's peak RSS. */
+function auditInChild(
+  file: string,
+  bundle: string,
+  out: string,
+  extra: readonly string[],
+): { ms: number; peakRss: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      join(REPO_ROOT, "test/bench/rss-probe.mjs"),
+      join(REPO_ROOT, "audit/cli/bin.js"),
+      "audit",
+      file,
+      "--bundle",
+      bundle,
+      "--out",
+      out,
+      "--fail-on",
+      "never",
+      ...extra,
+    ],
+    { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`tollgate audit exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  const m = /tollgate-bench-maxrss (\d+)/.exec(r.stderr);
+  if (m === null) throw new Error("the child did not report its peak RSS");
+  return { ms, peakRss: Number(m[1]), stdout: r.stdout };
+}
+
+function memorySizes(): number[] {
+  const raw = process.env.TOLLGATE_BENCH_MEMORY_OBJECTS ?? "100000,1000000";
+  const sizes = raw.split(",").map((x) => Number(x.trim()));
+  if (sizes.length < 2 || sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+    throw new Error("TOLLGATE_BENCH_MEMORY_OBJECTS must list at least two positive integers (e.g. 100000,1000000)");
+  }
+  return sizes.sort((a, b) => a - b);
+}
+
+/**
+ * Peak memory as the input grows (issue 7: "Peak memory stays flat as the input grows (1,000,000 objects: report
+ * the peak RSS)"): the whole CLI (`tollgate audit <file> --bundle <folder> --out <tmp>`, every report written) in a
+ * child process per size, on a YAML stream and on a JSON List streamed item by item (`--max-json-bytes` below the
+ * file's size). Baseline: the same command on the smallest size; the figure is the peak RSS at the largest.
+ * `TOLLGATE_BENCH_KEEP=1` keeps the generated files and reports (the folder is printed).
+ */
+async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<BenchRow> {
+  mixPromise ??= buildMix(ctx.corpusRoot);
+  const mix = await mixPromise;
+  const dir = mkdtempSync(join(tmpdir(), "tollgate-bench-memory-"));
+  try {
+    writeBundle(join(dir, "bundle"), mix.files);
+    const rows: { n: number; bytes: number; ms: number; peakRss: number }[] = [];
+    for (const n of memorySizes()) {
+      const file = join(dir, `export-${n}.${format}`);
+      const bytes = writeExport(file, mix.samples, n, format);
+      const extra = format === "json" ? ["--max-json-bytes", String(Math.min(bytes - 1, 64 * 1024 * 1024))] : [];
+      const r = auditInChild(file, join(dir, "bundle"), join(dir, `out-${n}`), extra);
+      if (!r.stdout.includes(`${n} documents`))
+        throw new Error(`the audit of ${n} objects said: ${r.stdout.slice(0, 400)}`);
+      rows.push({ n, bytes, ms: r.ms, peakRss: r.peakRss });
+      if (process.env.TOLLGATE_BENCH_KEEP !== "1") {
+        rmSync(file, { force: true });
+        rmSync(join(dir, `out-${n}`), { recursive: true, force: true });
+      }
+    }
+    const small = rows[0]!;
+    const large = rows[rows.length - 1]!;
+    const growth = large.peakRss / small.peakRss;
+    return {
+      name: `audit/memory-${format}`,
+      unit: "ms",
+      value: large.peakRss / 1024 / 1024,
+      min: large.peakRss / 1024 / 1024,
+      max: large.peakRss / 1024 / 1024,
+      baseline: {
+        label: `peak RSS at ${small.n.toLocaleString("en")} objects (MiB)`,
+        value: small.peakRss / 1024 / 1024,
+      },
+      notes: [
+        `peak RSS of \`tollgate audit\` (every report written), ${format.toUpperCase()}${format === "json" ? " List streamed item by item" : " stream"}; the figure is MiB, not ms: ` +
+          rows
+            .map(
+              (r) =>
+                `${r.n.toLocaleString("en")} objects (${mb(r.bytes)}): ${mb(r.peakRss)} in ${(r.ms / 1000).toFixed(1)} s (${Math.round((r.n * 1000) / r.ms).toLocaleString("en")} objects/s with start-up and reports)`,
+            )
+            .join("; "),
+        `input ×${(large.n / small.n).toFixed(0)}, peak RSS ×${growth.toFixed(2)}`,
+      ],
+      data: {
+        ...Object.fromEntries(
+          rows.flatMap((r) => [
+            [`peakRssBytes_${r.n}`, r.peakRss],
+            [`ms_${r.n}`, Math.round(r.ms)],
+          ]),
+        ),
+        growth,
+      },
+    };
+  } finally {
+    if (process.env.TOLLGATE_BENCH_KEEP === "1") console.log(`kept ${dir} (TOLLGATE_BENCH_KEEP=1)`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const auditCases: BenchCase[] = [
   { name: "audit/json", run: (ctx) => auditRow(ctx, "json") },
   { name: "audit/yaml", run: (ctx) => auditRow(ctx, "yaml") },
+  { name: "audit/memory-json", run: (ctx) => memoryRow(ctx, "json") },
+  { name: "audit/memory-yaml", run: (ctx) => memoryRow(ctx, "yaml") },
 ];

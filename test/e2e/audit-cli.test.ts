@@ -2,10 +2,11 @@
  * `tollgate audit` as a black box: spawn `node audit/cli/bin.js` (what `npx tollgate` runs) and check exit codes,
  * standard output and the files of the run folder.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseDocuments, unwrapList } from "../../lib/index.js";
 import { type Run, runCommand } from "../helpers/spawn.js";
 
 const BUNDLE = "test/fixtures/audit/bundle";
@@ -116,6 +117,40 @@ describe("tollgate audit", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.split("\n")[0]).toBe(message);
     expect(existsSync(join(scratch, "x"))).toBe(false);
+  });
+});
+
+describe("tollgate audit of a JSON List over --max-json-bytes", () => {
+  it("streams it item by item and reports what parsing it whole reports", async () => {
+    // Prepare: the fixture's objects as one `kind: List` (what kubectl get -A -o json writes), keys sorted as kubectl
+    // sorts them, so `kind` comes after `items`.
+    const items = parseDocuments(readFileSync(CURRENT, "utf8"))
+      .filter((d) => d.error === undefined)
+      .flatMap((d) => unwrapList(d.object) ?? [d.object]);
+    const file = join(scratch, "export.json");
+    writeFileSync(file, JSON.stringify({ apiVersion: "v1", items, kind: "List", metadata: {} }, null, 1));
+    const reportOf = async (extra: string[]) => {
+      const out = join(scratch, `json-${extra.length}`);
+      const r = await tollgate(["audit", "--bundle", BUNDLE, "--out", out, "--format", "json", ...extra, file]);
+      expect(r.stderr).toBe("");
+      const [folder] = readdirSync(out).filter((n) => n !== "latest.json");
+      const report = JSON.parse(readFileSync(join(out, folder!, "report.json"), "utf8")) as {
+        summary: { documents: number };
+        findings: { id: string; message: string; location?: unknown; firstSeen?: string }[];
+      };
+      return {
+        code: r.code,
+        summary: { ...report.summary, durationMs: 0, objectsPerSecond: 0 },
+        findings: report.findings.map(({ firstSeen: _run, ...f }) => f),
+      };
+    };
+    // Act
+    const whole = await reportOf([]);
+    const streamed = await reportOf(["--max-json-bytes", "1Ki"]);
+    // Assess
+    expect(statSync(file).size).toBeGreaterThan(1024);
+    expect(whole.summary.documents).toBe(items.length);
+    expect(streamed).toEqual(whole);
   });
 });
 

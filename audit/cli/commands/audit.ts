@@ -39,9 +39,12 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
       import("../../model.js"),
     ]);
   const s3 = config.s3;
-  const sources = await Promise.all(config.sources.map((s) => openSource(s, DEFAULT_SOURCE_OPTIONS, s3)));
-  const previous =
-    config.previous === undefined ? undefined : await openSource(config.previous, DEFAULT_SOURCE_OPTIONS, s3);
+  const sourceOptions = {
+    ...DEFAULT_SOURCE_OPTIONS,
+    ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
+  };
+  const sources = await Promise.all(config.sources.map((s) => openSource(s, sourceOptions, s3)));
+  const previous = config.previous === undefined ? undefined : await openSource(config.previous, sourceOptions, s3);
   let result: AuditResult;
   let policiesFromInput: number;
   try {

@@ -58,3 +58,26 @@ describe("tollgate audit S3 options", () => {
     expect(s3Of(argv, env)).toMatch(want);
   });
 });
+
+describe("tollgate audit --max-json-bytes", () => {
+  function maxJsonOf(argv: string[], env: Record<string, string | undefined> = {}): unknown {
+    const parsed = parseArgs(["audit", "--bundle", "b", ...argv, "src"], env, "0.0.0");
+    if (parsed.kind !== "audit") return parsed.kind === "usage-error" ? parsed.message.split("\n")[0] : parsed.kind;
+    return parsed.config.maxJsonBytes;
+  }
+
+  it.each([
+    { argv: [], env: {}, want: undefined },
+    { argv: ["--max-json-bytes", "1048576"], env: {}, want: 1048576 },
+    { argv: ["--max-json-bytes", "64Mi"], env: {}, want: 64 * 1024 * 1024 },
+    { argv: ["--max-json-bytes", "2GiB"], env: {}, want: 2 * 1024 ** 3 },
+    { argv: [], env: { TOLLGATE_MAX_JSON_BYTES: "1Ki" }, want: 1024 },
+    { argv: ["--max-json-bytes", "2Ki"], env: { TOLLGATE_MAX_JSON_BYTES: "1Ki" }, want: 2048 },
+  ])("resolves $argv $env", ({ argv, env, want }) => {
+    expect(maxJsonOf(argv, env)).toBe(want);
+  });
+
+  it.each(["0", "-1", "1.5Mi", "64MB", "lots", "99999999999999999Gi"])("refuses %s with a usage error", (raw) => {
+    expect(maxJsonOf(["--max-json-bytes", raw])).toMatch(/--max-json-bytes must be a size in bytes/);
+  });
+});
