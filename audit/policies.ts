@@ -23,6 +23,17 @@ export interface LoadedPolicies {
   policySet: PolicySet;
   /** Policy documents taken from the input (after the bundle won and identical ones merged). */
   policiesFromInput: number;
+  /** How to load the same policy set again (a worker thread builds its own): {@link loadPolicySource}. */
+  source: PolicySource;
+}
+
+/** What a policy set was compiled from: a bundle location, or the files (bundle and input policies) given to it. */
+export type PolicySource = { bundle: string; s3?: S3Options } | { files: BundleFile[] };
+
+/** The policy set of a {@link PolicySource}: the same digest as the set it describes. */
+export function loadPolicySource(source: PolicySource): Promise<PolicySet> {
+  if ("files" in source) return loadBundle(source.files);
+  return source.s3 === undefined ? loadBundle(source.bundle) : loadBundle(source.bundle, { s3: source.s3 });
 }
 
 /**
@@ -37,7 +48,9 @@ export async function loadPolicies(
   s3: Readonly<S3Options> = {},
 ): Promise<LoadedPolicies> {
   if (isS3Url(bundle)) {
-    if (inputSources === undefined) return { policySet: await loadBundle(bundle, { s3 }), policiesFromInput: 0 };
+    if (inputSources === undefined) {
+      return { policySet: await loadBundle(bundle, { s3 }), policiesFromInput: 0, source: { bundle, s3: { ...s3 } } };
+    }
     return withInputPolicies(await readS3BundleFiles(bundle, s3), inputSources);
   }
   let isDir: boolean;
@@ -46,7 +59,8 @@ export async function loadPolicies(
   } catch (err) {
     throw new ConfigError(`bundle path ${JSON.stringify(bundle)} does not exist`, { cause: err });
   }
-  if (inputSources === undefined) return { policySet: await loadBundle(bundle), policiesFromInput: 0 };
+  if (inputSources === undefined)
+    return { policySet: await loadBundle(bundle), policiesFromInput: 0, source: { bundle } };
   const files = isDir ? await readBundleFolder(bundle) : [{ path: baseName(bundle), content: await readText(bundle) }];
   return withInputPolicies(files, inputSources);
 }
@@ -75,8 +89,9 @@ async function withInputPolicies(files: BundleFile[], inputSources: readonly Sou
       }
     }
   }
-  const policySet = await loadBundle([...files, ...added.values()]);
-  return { policySet, policiesFromInput: added.size };
+  const all = [...files, ...added.values()];
+  const policySet = await loadBundle(all);
+  return { policySet, policiesFromInput: added.size, source: { files: all } };
 }
 
 /** `crd:<group>/<kind>` or `template:<namespace>/<name>` for a policy document; undefined for anything else. */

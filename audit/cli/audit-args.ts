@@ -13,6 +13,7 @@
  * | TOLLGATE_CONCURRENCY  | --concurrency | 8          |
  * | TOLLGATE_OWNER_LABELS | --owner-labels| owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
  * | TOLLGATE_MAX_JSON_BYTES | --max-json-bytes | 512Mi (larger JSON files are streamed) |
+ * | TOLLGATE_WORKERS      | --workers     | auto (worker threads for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT  | --s3-endpoint | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE| --s3-path-style / --no-s3-path-style | on with an endpoint, off for AWS S3 |
  *
@@ -42,6 +43,12 @@ export interface ResolvedAuditConfig {
   ownerLabels: readonly string[];
   /** JSON files up to this size are parsed whole; larger `kind: List` files are streamed item by item. */
   maxJsonBytes?: number;
+  /**
+   * Worker threads that decode and validate: a number (0 or 1: everything on the main thread), or `auto` (the CLI's
+   * default: `os.availableParallelism() - 1`, at most 8, when the input is large enough to pay for starting them;
+   * see audit/workers/auto.ts). Absent (the Lambda functions): one thread.
+   */
+  workers?: number | "auto";
   /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
   s3: Readonly<S3Options>;
   toolVersion: string;
@@ -121,6 +128,10 @@ export function defineAuditCommand(
       "--max-json-bytes <size>",
       "JSON files up to this size (bytes, or with Ki/Mi/Gi) are parsed whole, larger Lists streamed (env TOLLGATE_MAX_JSON_BYTES; default 512Mi)",
     )
+    .option(
+      "--workers <n|auto>",
+      "worker threads that decode and validate: auto (default: one per core but one, at most 8, for large inputs), or a number (0 or 1: one thread) (env TOLLGATE_WORKERS)",
+    )
     .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
     .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")
     .option("--no-s3-path-style", "virtual-hosted S3 addressing (bucket.endpoint), even with --s3-endpoint")
@@ -189,6 +200,7 @@ function resolveAudit(
   };
   const maxJsonRaw = str(opts.maxJsonBytes) ?? nonEmpty(env.TOLLGATE_MAX_JSON_BYTES);
   if (maxJsonRaw !== undefined) config.maxJsonBytes = byteSize(maxJsonRaw, "--max-json-bytes");
+  config.workers = workerCount(str(opts.workers) ?? nonEmpty(env.TOLLGATE_WORKERS) ?? "auto");
   const previous = str(opts.previous);
   if (previous !== undefined) config.previous = previous;
   const compareWith = str(opts.compareWith);
@@ -229,6 +241,19 @@ function resolveS3(
     }
   }
   return Object.freeze(s3);
+}
+
+/** The most worker threads `--workers` takes. */
+export const MAX_WORKERS = 64;
+
+/** `auto`, or a whole number from 0 to {@link MAX_WORKERS}. */
+function workerCount(raw: string): number | "auto" {
+  const v = raw.trim().toLowerCase();
+  if (v === "auto") return "auto";
+  if (/^[0-9]{1,3}$/.test(v) && Number(v) <= MAX_WORKERS) return Number(v);
+  throw new AuditUsageProblem(
+    `--workers must be auto or a whole number from 0 to ${MAX_WORKERS}, not ${JSON.stringify(raw)} (flag or TOLLGATE_WORKERS)`,
+  );
 }
 
 const UNITS: Readonly<Record<string, number>> = {

@@ -11,10 +11,17 @@
 import { readFile, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
-import { decodeText } from "./decode.js";
+import { type DecodeOptions, decodeText } from "./decode.js";
 import { readErrorText } from "./file.js";
 import { readTar, TarFormatError } from "./tar.js";
-import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
+import {
+  DOCUMENT_FILE,
+  type RawPart,
+  type Source,
+  type SourceDoc,
+  type SourceOptions,
+  type SourceUnit,
+} from "./types.js";
 
 const gunzipAsync = promisify(gunzip);
 
@@ -75,14 +82,15 @@ export async function* archiveUnits(raw: Buffer, name: string, options: SourceOp
       }
       if (!DOCUMENT_FILE.test(entry.name)) continue;
       const { name: member, data } = entry;
+      const base = { file: name, entry: member };
+      const decodeOptions: DecodeOptions = { nonKubernetes: "skip", maxJsonBytes: options.maxFileBytes };
       yield {
         name: `${name}!${member}`,
         async read(): Promise<SourceDoc[]> {
-          return decodeText(
-            data.toString("utf8"),
-            { file: name, entry: member },
-            { nonKubernetes: "skip", maxJsonBytes: options.maxFileBytes },
-          );
+          return decodeText(data.toString("utf8"), base, decodeOptions);
+        },
+        async *raw(): AsyncGenerator<RawPart> {
+          yield { kind: "text", text: data.toString("utf8"), base, options: decodeOptions };
         },
       };
     }

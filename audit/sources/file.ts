@@ -3,8 +3,15 @@ import type { Dirent } from "node:fs";
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
-import { streamJsonList, streamYaml } from "./stream.js";
-import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
+import { streamJsonList, streamJsonListParts, streamYaml, streamYamlParts } from "./stream.js";
+import {
+  DOCUMENT_FILE,
+  type RawPart,
+  type Source,
+  type SourceDoc,
+  type SourceOptions,
+  type SourceUnit,
+} from "./types.js";
 
 /** Folders never entered: version control metadata and dependencies. */
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
@@ -62,63 +69,102 @@ const HEAD_BYTES = 16 * 1024;
 
 function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | "error"): SourceUnit {
   const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  const base = { file: path };
+  /** How stream() and raw() read the file: whole (as read() does), streamed as YAML or as a JSON List, or an error. */
+  const plan = async (): Promise<
+    { mode: "whole" } | { mode: "yaml" } | { mode: "json"; size: number } | { mode: "error"; doc: SourceDoc }
+  > => {
+    let size: number;
+    let head: string;
+    try {
+      const info = await stat(path);
+      if (info.isDirectory() || info.size <= STREAM_MIN_BYTES) return { mode: "whole" };
+      size = info.size;
+      head = await readHead(path);
+    } catch (err) {
+      return { mode: "error", doc: { kind: "error", location: { file: path }, error: readErrorText(err) } };
+    }
+    const json = looksLikeJson(head);
+    // lib's own test (decode.ts): the first character after a BOM and spaces, tabs and line breaks.
+    const first = /^\uFEFF?[ \t\r\n]*([^ \t\r\n])/.exec(head)?.[1];
+    // Odd whitespace before the text (a form feed, 16 KiB of blanks): read whole, as read() decides it.
+    if (first === undefined || json !== (first === "{" || first === "[")) return { mode: "whole" };
+    if (json && size <= options.maxJsonParseBytes) return { mode: "whole" };
+    return json ? { mode: "json", size } : { mode: "yaml" };
+  };
+  /** The whole text, or the unit's one input error. */
+  const readWhole = async (): Promise<{ text: string } | { docs: SourceDoc[] }> => {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory())
+        return { docs: [{ kind: "error", location: { file: path }, error: "cannot read the folder" }] };
+      if (info.size > options.maxFileBytes) {
+        return {
+          docs: [
+            {
+              kind: "error",
+              location: { file: path },
+              error: `file is ${info.size} bytes, over the limit of ${options.maxFileBytes}`,
+            },
+          ],
+        };
+      }
+      return { text: await readFile(path, "utf8") };
+    } catch (err) {
+      return { docs: [{ kind: "error", location: { file: path }, error: readErrorText(err) }] };
+    }
+  };
   const unit: SourceUnit = {
     name: path,
     async *stream(): AsyncGenerator<SourceDoc> {
-      let size: number;
-      let head: string;
-      try {
-        const info = await stat(path);
-        if (info.isDirectory() || info.size <= STREAM_MIN_BYTES) {
-          yield* await unit.read();
-          return;
-        }
-        size = info.size;
-        head = await readHead(path);
-      } catch (err) {
-        yield { kind: "error", location: { file: path }, error: readErrorText(err) };
+      const p = await plan();
+      if (p.mode === "error") {
+        yield p.doc;
         return;
       }
-      const json = looksLikeJson(head);
-      // lib's own test (decode.ts): the first character after a BOM and spaces, tabs and line breaks.
-      const first = /^\uFEFF?[ \t\r\n]*([^ \t\r\n])/.exec(head)?.[1];
-      if (first === undefined || json !== (first === "{" || first === "[")) {
-        // Odd whitespace before the text (a form feed, 16 KiB of blanks): read whole, as read() decides it.
+      if (p.mode === "whole") {
         yield* await unit.read();
         return;
       }
-      if (json && size <= options.maxJsonParseBytes) {
-        yield* await unit.read();
-        return;
-      }
-      const docs = json
-        ? streamJsonList(path, { file: path }, { ...decodeOptions, size, maxJsonParseBytes: options.maxJsonParseBytes })
-        : streamYaml(path, { file: path }, decodeOptions);
+      const docs =
+        p.mode === "json"
+          ? streamJsonList(path, base, { ...decodeOptions, size: p.size, maxJsonParseBytes: options.maxJsonParseBytes })
+          : streamYaml(path, base, decodeOptions);
       try {
         yield* docs;
       } catch (err) {
         yield { kind: "error", location: { file: path }, error: readErrorText(err) };
       }
     },
-    async read(): Promise<SourceDoc[]> {
-      let text: string;
-      try {
-        const info = await stat(path);
-        if (info.isDirectory()) return [{ kind: "error", location: { file: path }, error: "cannot read the folder" }];
-        if (info.size > options.maxFileBytes) {
-          return [
-            {
-              kind: "error",
-              location: { file: path },
-              error: `file is ${info.size} bytes, over the limit of ${options.maxFileBytes}`,
-            },
-          ];
-        }
-        text = await readFile(path, "utf8");
-      } catch (err) {
-        return [{ kind: "error", location: { file: path }, error: readErrorText(err) }];
+    async *raw(): AsyncGenerator<RawPart> {
+      const p = await plan();
+      if (p.mode === "error") {
+        yield { kind: "docs", docs: [p.doc] };
+        return;
       }
-      return decodeText(text, { file: path }, decodeOptions);
+      if (p.mode === "whole") {
+        const whole = await readWhole();
+        if ("docs" in whole) yield { kind: "docs", docs: whole.docs };
+        else yield { kind: "text", text: whole.text, base, options: decodeOptions };
+        return;
+      }
+      const parts =
+        p.mode === "json"
+          ? streamJsonListParts(path, base, {
+              ...decodeOptions,
+              size: p.size,
+              maxJsonParseBytes: options.maxJsonParseBytes,
+            })
+          : streamYamlParts(path, base, decodeOptions);
+      try {
+        yield* parts;
+      } catch (err) {
+        yield { kind: "docs", docs: [{ kind: "error", location: { file: path }, error: readErrorText(err) }] };
+      }
+    },
+    async read(): Promise<SourceDoc[]> {
+      const whole = await readWhole();
+      return "docs" in whole ? whole.docs : decodeText(whole.text, base, decodeOptions);
     },
   };
   return unit;

@@ -28,8 +28,15 @@ import {
   type S3Options,
 } from "#lib/storage";
 import { ARCHIVE_FILE, archiveErrorUnit, archiveTooLarge, archiveUnits } from "./archive.js";
-import { decodeText } from "./decode.js";
-import { DOCUMENT_FILE, type Source, type SourceDoc, type SourceOptions, type SourceUnit } from "./types.js";
+import { type DecodeOptions, decodeText } from "./decode.js";
+import {
+  DOCUMENT_FILE,
+  type RawPart,
+  type Source,
+  type SourceDoc,
+  type SourceOptions,
+  type SourceUnit,
+} from "./types.js";
 
 /** The failure kind of a lib StorageError (told apart by `name`, never by message text). */
 function storageFailure(err: unknown): string | undefined {
@@ -104,29 +111,40 @@ function objectUnit(
   nonKubernetes: "skip" | "error",
 ): SourceUnit {
   const file = formatS3Url(bucket, key);
-  return {
-    name: file,
-    async read(): Promise<SourceDoc[]> {
-      if (size > options.maxFileBytes) {
-        return [
+  const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  /** The object's text, or its one input error. */
+  const readWhole = async (): Promise<{ text: string } | { docs: SourceDoc[] }> => {
+    if (size > options.maxFileBytes) {
+      return {
+        docs: [
           {
             kind: "error",
             location: { file },
             error: `object is ${size} bytes, over the limit of ${options.maxFileBytes}`,
           },
-        ];
+        ],
+      };
+    }
+    try {
+      return { text: await store.readText(key) };
+    } catch (err) {
+      // Gone since the listing: that object's result. Anything else ends the run (see the file comment).
+      if (storageFailure(err) === "not-found") {
+        return { docs: [{ kind: "error", location: { file }, error: OBJECT_GONE }] };
       }
-      let text: string;
-      try {
-        text = await store.readText(key);
-      } catch (err) {
-        // Gone since the listing: that object's result. Anything else ends the run (see the file comment).
-        if (storageFailure(err) === "not-found") {
-          return [{ kind: "error", location: { file }, error: OBJECT_GONE }];
-        }
-        throw err;
-      }
-      return decodeText(text, { file }, { nonKubernetes, maxJsonBytes: options.maxFileBytes });
+      throw err;
+    }
+  };
+  return {
+    name: file,
+    async read(): Promise<SourceDoc[]> {
+      const whole = await readWhole();
+      return "docs" in whole ? whole.docs : decodeText(whole.text, { file }, decodeOptions);
+    },
+    async *raw(): AsyncGenerator<RawPart> {
+      const whole = await readWhole();
+      if ("docs" in whole) yield { kind: "docs", docs: whole.docs };
+      else yield { kind: "text", text: whole.text, base: { file }, options: decodeOptions };
     },
   };
 }

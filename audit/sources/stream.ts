@@ -18,8 +18,8 @@ import { Buffer } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { type DecodedDocument, type ParseOptions, parseDocuments } from "#lib";
 import type { Location } from "../model.js";
-import { type DecodeOptions, jsonParseOptions, objectDoc } from "./decode.js";
-import type { SourceDoc } from "./types.js";
+import { type DecodeOptions, decodeText, jsonParseOptions, objectDoc } from "./decode.js";
+import type { RawJsonList, RawPart, SourceDoc } from "./types.js";
 
 /** lib's default bound on one document (`ParseOptions.maxBytes`), which YAML documents and List items keep. */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -244,6 +244,66 @@ export async function* streamYaml(
   }
   cutter.push("", true);
   yield* drain();
+}
+
+/**
+ * The same file as {@link streamYaml}, undecoded: one `yaml` part per piece, for {@link decodeRawPart} to decode
+ * elsewhere. A piece whose number of documents is known only by decoding it (the first piece, a piece holding `...`
+ * lines or directives) is decoded here and given as a `docs` part, so that every part's document index is known.
+ */
+export async function* streamYamlParts(
+  path: string,
+  base: Location,
+  options: DecodeOptions & StreamTuning,
+): AsyncGenerator<RawPart> {
+  const decodeOptions: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
+  const cutter = new YamlCutter(MAX_DOCUMENT_BYTES);
+  let index = 0;
+  let first = true;
+  const drain = function* (): Generator<RawPart> {
+    for (const piece of cutter.out) {
+      const text = piece.text;
+      if (text !== undefined && !piece.last && (first || text.includes("\n...") || text.includes("\n%"))) {
+        const { docs, count } = decodePiece(piece, index, first);
+        yield { kind: "docs", docs: docs.flatMap((d) => toSourceDocs(d, base, decodeOptions)) };
+        index += count;
+      } else {
+        // decodePiece counts one document for such a piece.
+        yield { kind: "yaml", piece, index, first, base, options: decodeOptions };
+        index += 1;
+      }
+      first = false;
+    }
+    cutter.out.length = 0;
+  };
+  for await (const chunk of readText(path, options)) {
+    cutter.push(chunk, false);
+    yield* drain();
+  }
+  cutter.push("", true);
+  yield* drain();
+}
+
+/**
+ * The docs of a part of {@link SourceUnit.raw}, as the unit's `stream()` gives them; `nested` for a List item that
+ * is itself a List (its items are numbered after the top-level ones: the caller decodes that unit again with
+ * `stream()`, which holds nested Lists until the end).
+ */
+export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" {
+  switch (part.kind) {
+    case "docs":
+      return part.docs;
+    case "text":
+      return decodeText(part.text, part.base, part.options);
+    case "yaml": {
+      const { docs } = decodePiece(part.piece, part.index, part.first);
+      return docs.flatMap((d) => toSourceDocs(d, part.base, part.options));
+    }
+    case "json-item": {
+      const r = decodeJsonItem(part.raw, part.elementLine, part.column, part.list, part.item);
+      return "nested" in r ? "nested" : [r];
+    }
+  }
 }
 
 function toSourceDocs(doc: DecodedDocument, base: Location, options: DecodeOptions): SourceDoc[] {
@@ -654,6 +714,113 @@ export async function* streamJsonList(
   base: Location,
   options: DecodeOptions & StreamTuning & { size: number; maxJsonParseBytes: number },
 ): AsyncGenerator<SourceDoc> {
+  const head = await jsonListHead(path, base, options);
+  if ("error" in head) {
+    yield head.error;
+    return;
+  }
+  const { list, lastItems } = head;
+  let item = 0;
+  const nested: unknown[] = [];
+  const out: SourceDoc[] = [];
+  const scanner = new ListScanner(
+    {
+      value() {},
+      items: (occurrence) => occurrence === lastItems,
+      element(raw, elementLine, column) {
+        const r = decodeJsonItem(raw, elementLine, column, list, item);
+        if ("nested" in r) {
+          nested.push(r.nested);
+          return;
+        }
+        item++;
+        out.push(r);
+      },
+    },
+    MAX_DOCUMENT_BYTES,
+  );
+  try {
+    for await (const chunk of readText(path, options)) {
+      scanner.push(chunk);
+      yield* out;
+      out.length = 0;
+    }
+    scanner.end();
+  } catch (error) {
+    // The file changed between the passes.
+    yield secondPassError(error, list);
+    return;
+  }
+  yield* out;
+  // Nested Lists after the top-level items, breadth first, as lib's unwrapList orders them.
+  const location = (): Location => ({ ...base, document: 0, line: list.line, item: item++ });
+  for (let i = 0; i < nested.length; i++) {
+    const current = nested[i];
+    if (!isList(current)) {
+      yield objectDoc(current, location(), list.options);
+      continue;
+    }
+    for (const it of current.items) nested.push(withListKind(it, current.kind, current.apiVersion));
+    nested[i] = undefined;
+  }
+}
+
+/**
+ * The same file as {@link streamJsonList}, undecoded: the first pass runs here, then one `json-item` part per
+ * element of `items` (numbered in order: an element that is itself a List makes {@link decodeRawPart} answer
+ * `nested`, and the caller then reads the unit again with `stream()`).
+ */
+export async function* streamJsonListParts(
+  path: string,
+  base: Location,
+  options: DecodeOptions & StreamTuning & { size: number; maxJsonParseBytes: number },
+): AsyncGenerator<RawPart> {
+  const head = await jsonListHead(path, base, options);
+  if ("error" in head) {
+    yield { kind: "docs", docs: [head.error] };
+    return;
+  }
+  const { list, lastItems } = head;
+  let item = 0;
+  const out: RawPart[] = [];
+  const scanner = new ListScanner(
+    {
+      value() {},
+      items: (occurrence) => occurrence === lastItems,
+      element(raw, elementLine, column) {
+        out.push({ kind: "json-item", raw, elementLine, column, item: item++, list });
+      },
+    },
+    MAX_DOCUMENT_BYTES,
+  );
+  try {
+    for await (const chunk of readText(path, options)) {
+      scanner.push(chunk);
+      yield* out;
+      out.length = 0;
+    }
+    scanner.end();
+  } catch (error) {
+    yield { kind: "docs", docs: [secondPassError(error, list)] };
+    return;
+  }
+  yield* out;
+}
+
+function secondPassError(error: unknown, list: RawJsonList): SourceDoc {
+  return {
+    kind: "error",
+    location: { ...list.base, document: 0, line: list.line },
+    error: `document 0 (line ${list.line}): ${error instanceof ScanError ? error.message : readError(error)}`,
+  };
+}
+
+/** The first pass of a streamed List: the List's kind, apiVersion and place, or the one input error of the file. */
+async function jsonListHead(
+  path: string,
+  base: Location,
+  options: DecodeOptions & StreamTuning & { size: number; maxJsonParseBytes: number },
+): Promise<{ error: SourceDoc } | { list: RawJsonList; lastItems: number }> {
   const parse = jsonParseOptions(options.maxJsonBytes);
   const top: Record<string, unknown> = {};
   let lastItems = -1;
@@ -687,79 +854,46 @@ export async function* streamJsonList(
   } catch (error) {
     if (error instanceof NotAList) problem = notList;
     else if (error instanceof ScanError) problem = error.message;
-    else {
-      yield { kind: "error", location: { ...base }, error: readError(error) };
-      return;
-    }
+    else return { error: { kind: "error", location: { ...base }, error: readError(error) } };
   }
   if (problem === undefined && !isList(top)) problem = notList;
   if (problem !== undefined) {
-    yield { kind: "error", location: { ...base, document: 0, line }, error: `document 0 (line ${line}): ${problem}` };
-    return;
+    return {
+      error: {
+        kind: "error",
+        location: { ...base, document: 0, line },
+        error: `document 0 (line ${line}): ${problem}`,
+      },
+    };
   }
   const list = top as ListObject;
-  let item = 0;
-  const nested: unknown[] = [];
-  const out: SourceDoc[] = [];
-  const location = (): Location => ({ ...base, document: 0, line, item: item++ });
-  const scanner = new ListScanner(
-    {
-      value() {},
-      items: (occurrence) => occurrence === lastItems,
-      element(raw, elementLine, column) {
-        if (raw === undefined) {
-          const loc = location();
-          out.push({
-            kind: "error",
-            location: loc,
-            error: `document 0 (line ${line}): item ${loc.item}: item is over the limit of ${MAX_DOCUMENT_BYTES} bytes`,
-          });
-          return;
-        }
-        const decoded = decodeValue(raw, 3, parse, elementLine, column);
-        if ("error" in decoded) {
-          const loc = location();
-          out.push({
-            kind: "error",
-            location: loc,
-            error: `document 0 (line ${line}): item ${loc.item}: ${decoded.error}`,
-          });
-          return;
-        }
-        const value = withListKind(decoded.value, list.kind, list.apiVersion);
-        if (isList(value)) nested.push(value);
-        else out.push(objectDoc(value, location(), options));
-      },
-    },
-    MAX_DOCUMENT_BYTES,
-  );
-  try {
-    for await (const chunk of readText(path, options)) {
-      scanner.push(chunk);
-      yield* out;
-      out.length = 0;
-    }
-    scanner.end();
-  } catch (error) {
-    // The file changed between the passes.
-    yield {
+  const decodeOptions: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
+  return { list: { base, line, kind: list.kind, apiVersion: list.apiVersion, options: decodeOptions }, lastItems };
+}
+
+/** One element of a List's `items`, decoded as item `item`; a List (nested) is given back whole. */
+function decodeJsonItem(
+  raw: string | undefined,
+  elementLine: number,
+  column: number,
+  list: RawJsonList,
+  item: number,
+): SourceDoc | { nested: unknown } {
+  const location: Location = { ...list.base, document: 0, line: list.line, item };
+  if (raw === undefined) {
+    return {
       kind: "error",
-      location: { ...base, document: 0, line },
-      error: `document 0 (line ${line}): ${error instanceof ScanError ? error.message : readError(error)}`,
+      location,
+      error: `document 0 (line ${list.line}): item ${item}: item is over the limit of ${MAX_DOCUMENT_BYTES} bytes`,
     };
-    return;
   }
-  yield* out;
-  // Nested Lists after the top-level items, breadth first, as lib's unwrapList orders them.
-  for (let i = 0; i < nested.length; i++) {
-    const current = nested[i];
-    if (!isList(current)) {
-      yield objectDoc(current, location(), options);
-      continue;
-    }
-    for (const it of current.items) nested.push(withListKind(it, current.kind, current.apiVersion));
-    nested[i] = undefined;
+  const decoded = decodeValue(raw, 3, jsonParseOptions(list.options.maxJsonBytes), elementLine, column);
+  if ("error" in decoded) {
+    return { kind: "error", location, error: `document 0 (line ${list.line}): item ${item}: ${decoded.error}` };
   }
+  const value = withListKind(decoded.value, list.kind, list.apiVersion);
+  if (isList(value)) return { nested: value };
+  return objectDoc(value, location, list.options);
 }
 
 function readError(error: unknown): string {

@@ -4,6 +4,7 @@
  * units in flight; each unit gives exactly one {@link SourceDoc} per document (one per `kind: List` item).
  */
 import type { KubeObject, Location } from "../model.js";
+import type { DecodeOptions } from "./decode.js";
 
 export type SourceDoc =
   | { kind: "object"; location: Location; object: KubeObject }
@@ -25,6 +26,50 @@ export interface SourceUnit {
    * differ from a whole parse).
    */
   stream?(): AsyncIterable<SourceDoc>;
+  /**
+   * The unit's text, undecoded, for decoding elsewhere (a worker thread): {@link decodeRawPart} (stream.ts) turns
+   * the parts, in order, into the docs {@link stream} (or {@link read}) gives. A small file is one `text` part; a
+   * streamed file is one part per YAML document or List item (memory holds the parts in flight, not the file).
+   * Optional: a unit without it is read with `stream()` or `read()` on the main thread.
+   */
+  raw?(): AsyncIterable<RawPart>;
+}
+
+/** One undecoded piece of a unit; see {@link SourceUnit.raw}. Structured-cloneable (sent to worker threads). */
+export type RawPart =
+  /** A whole text, decoded with `decodeText`. */
+  | { kind: "text"; text: string; base: Location; options: DecodeOptions }
+  /** Docs decoded already (input errors of the unit, a YAML piece whose document count needs decoding). */
+  | { kind: "docs"; docs: SourceDoc[] }
+  /** One piece of a streamed YAML file, as stream.ts cuts it; its first document is document `index`. */
+  | { kind: "yaml"; piece: RawYamlPiece; index: number; first: boolean; base: Location; options: DecodeOptions }
+  /** One element of the `items` of a streamed JSON List: item `item` at `line`, `column` of the file. */
+  | {
+      kind: "json-item";
+      raw: string | undefined;
+      elementLine: number;
+      column: number;
+      item: number;
+      list: RawJsonList;
+    };
+
+/** A YAML piece between markers (stream.ts): its text (undefined when over the bound), size and place. */
+export interface RawYamlPiece {
+  text: string | undefined;
+  bytes: number;
+  line: number;
+  contentLine: number;
+  last: boolean;
+}
+
+/** What the items of a streamed JSON List share: the List's place, kind and apiVersion, and the decode options. */
+export interface RawJsonList {
+  base: Location;
+  /** 1-based line of the List's first character. */
+  line: number;
+  kind: string;
+  apiVersion: unknown;
+  options: DecodeOptions;
 }
 
 export interface Source {

@@ -59,6 +59,8 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
       throw new ConfigError(`--compare-with ${JSON.stringify(config.compareWith)} does not exist`);
     }
 
+    const { resolveWorkers } = await import("../../workers/auto.js");
+    const workers = await resolveWorkers(config.workers, config.sources, { previous: previous !== undefined });
     const progress = io.isTty ? createProgress(io) : undefined;
     const auditConfig: AuditConfig = {
       sources,
@@ -68,6 +70,8 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
       ownerLabels: config.ownerLabels,
       policiesFromInput,
       toolVersion: config.toolVersion,
+      workers,
+      policySource: loaded.source,
     };
     if (previous !== undefined) auditConfig.previous = previous;
     if (compareWith !== undefined) auditConfig.compareWith = compareWith;

@@ -81,3 +81,36 @@ describe("tollgate audit --max-json-bytes", () => {
     expect(maxJsonOf(["--max-json-bytes", raw])).toMatch(/--max-json-bytes must be a size in bytes/);
   });
 });
+
+function workersOf(argv: string[], env: Record<string, string | undefined> = {}): unknown {
+  const parsed = parseArgs(["audit", "--bundle", "b", ...argv, "src"], env, "0.0.0");
+  if (parsed.kind !== "audit") return parsed.kind === "usage-error" ? parsed.message.split("\n")[0] : parsed.kind;
+  return parsed.config.workers;
+}
+
+describe("tollgate audit --workers", () => {
+  it.each([
+    { name: "none: auto", argv: [], env: {}, want: "auto" },
+    { name: "the flag", argv: ["--workers", "4"], env: {}, want: 4 },
+    { name: "0: one thread", argv: ["--workers", "0"], env: {}, want: 0 },
+    { name: "auto, any case", argv: ["--workers", "AUTO"], env: {}, want: "auto" },
+    { name: "the environment", argv: [], env: { TOLLGATE_WORKERS: "1" }, want: 1 },
+    {
+      name: "the flag over the environment",
+      argv: ["--workers", "auto"],
+      env: { TOLLGATE_WORKERS: "3" },
+      want: "auto",
+    },
+  ])("resolves $name", ({ argv, env, want }) => {
+    expect(workersOf(argv, env)).toEqual(want);
+  });
+
+  it.each([
+    { argv: ["--workers", "-1"], env: {} },
+    { argv: ["--workers", "65"], env: {} },
+    { argv: ["--workers", "many"], env: {} },
+    { argv: [], env: { TOLLGATE_WORKERS: "2.5" } },
+  ])("refuses $argv $env", ({ argv, env }) => {
+    expect(workersOf(argv, env)).toMatch(/--workers must be auto or a whole number from 0 to 64/);
+  });
+});

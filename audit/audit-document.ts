@@ -1,0 +1,98 @@
+/**
+ * The audit of one document: its {@link ObjectRecord} and its findings, from the policy set alone. Pure (no run
+ * state): the runner calls it on the main thread, and the worker threads (audit/workers/) call it on the documents
+ * they decode; ids, first-seen times and the summary are given by the runner afterwards, in input order.
+ */
+import type { PolicySet, ValidateRequest, Verdict } from "#lib";
+import {
+  type Finding,
+  findingsFromVerdict,
+  identityKey,
+  inputErrorFinding,
+  type KubeObject,
+  locationText,
+  type ObjectRecord,
+  type ObjectRef,
+  type OwnerOptions,
+  objectRefOf,
+  ownerOf,
+} from "./model.js";
+import type { SourceDoc } from "./sources/types.js";
+
+/** The previous snapshot's objects (`--previous`), by uid and identity. */
+export interface PreviousIndex {
+  find(object: KubeObject, ref: ObjectRef): KubeObject | undefined;
+}
+
+export interface AuditDocumentContext {
+  policySet: PolicySet;
+  owner: OwnerOptions;
+  /** The run's start time: the first-seen time of the findings (the runner may replace it from the comparison). */
+  startedAt: string;
+  previous?: PreviousIndex;
+}
+
+export interface AuditedDocument {
+  record: ObjectRecord;
+  /** Without unique ids yet: the runner's IdAssigner gives them in input order. */
+  findings: Finding[];
+}
+
+/** Exactly one record per document (one per `kind: List` item), and the document's findings in a stable order. */
+export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): AuditedDocument {
+  if (doc.kind === "error") {
+    return {
+      record: { key: locationText(doc.location), location: doc.location, outcome: "error", findings: 1 },
+      findings: [inputErrorFinding(doc.location, doc.error, ctx.startedAt)],
+    };
+  }
+  if (doc.kind === "not-kubernetes") {
+    return {
+      record: { key: locationText(doc.location), location: doc.location, outcome: "not-kubernetes", findings: 0 },
+      findings: [],
+    };
+  }
+  const { policySet, startedAt } = ctx;
+  const { object, location } = doc;
+  const ref = objectRefOf(object);
+  const record: ObjectRecord = { key: identityKey(ref), object: ref, location, outcome: "skipped", findings: 0 };
+  const owner = ownerOf(object, ctx.owner);
+  if (owner !== undefined) record.owner = owner;
+  if (!policySet.covers(object.apiVersion, object.kind)) return { record, findings: [] };
+
+  const old = ctx.previous?.find(object, ref);
+  const request: ValidateRequest = { operation: old === undefined ? "CREATE" : "UPDATE", object };
+  if (old !== undefined) {
+    request.oldObject = old;
+    record.paired = true;
+  }
+  let verdict: Verdict;
+  try {
+    verdict = policySet.validate(request);
+  } catch (err) {
+    // validate() never throws for a bad object; a fault inside it still gives this document its one result.
+    record.outcome = "error";
+    record.findings = 1;
+    const message = `internal error while validating: ${err instanceof Error ? err.message : String(err)}`;
+    return { record, findings: [inputErrorFinding(location, message, startedAt, ref)] };
+  }
+  if (!verdict.covered && verdict.allowed) return { record, findings: [] };
+  const found = findingsFromVerdict(verdict, {
+    object,
+    ref,
+    location,
+    isUpdate: old !== undefined,
+    startedAt,
+    ...(owner && { owner }),
+  });
+  record.findings = found.length;
+  record.outcome = found.some((f) => f.severity === "violation" || f.severity === "template-annotation-failure")
+    ? "invalid"
+    : "valid";
+  const status = object.status;
+  if (typeof status === "object" && status !== null) {
+    record.hasStatus = true;
+    if (Array.isArray((status as Record<string, unknown>).fieldErrors)) record.hasFieldErrors = true;
+  }
+  return { record, findings: found };
+}

@@ -1,0 +1,30 @@
+/**
+ * The messages between the runner (main thread) and its worker threads (audit/workers/worker.ts). Everything here
+ * is structured-cloneable: raw text goes out, records and findings come back.
+ */
+import type { AuditedDocument } from "../audit-document.js";
+import type { PolicySource } from "../policies.js";
+import type { RawPart } from "../sources/types.js";
+
+/** What every worker is started with. */
+export interface WorkerInit {
+  /** How to build the policy set (each worker compiles its own). */
+  policies: PolicySource;
+  /** The main thread's policy set digest: a worker whose set differs refuses to start. */
+  digest: string;
+  ownerLabels: readonly string[];
+  startedAt: string;
+  /** Tests only: make the worker fail at its `atBatch`-th batch (0-based), by throwing or by exiting. */
+  fault?: { kind: "throw" | "exit"; atBatch: number };
+}
+
+export type ToWorker = { type: "batch"; seq: number; parts: RawPart[] };
+
+/** One part's result: its audited documents, or `nested` (a List item that is itself a List, see decodeRawPart). */
+export type PartResult = AuditedDocument[] | "nested";
+
+export type FromWorker =
+  | { type: "ready"; digest: string; loadMs: number }
+  | { type: "init-error"; message: string }
+  | { type: "result"; seq: number; results: PartResult[] }
+  | { type: "batch-error"; seq: number; message: string };
