@@ -10,9 +10,10 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 
 export interface SpoolOptions {
-  /** Values kept in memory before the spool moves to disk. Default 100,000. */
+  /** Values kept in memory before the spool moves to disk. Default 10,000. */
   memoryItems?: number;
   /** Where the temporary folder is made. Default the OS temporary folder (`/tmp` on Lambda). */
   directory?: string;
@@ -34,7 +35,7 @@ function removeAtExit(folder: string): void {
   });
 }
 
-export class Spool<T> implements AsyncIterable<T> {
+export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
   private memory: T[] | undefined = [];
   private readonly memoryItems: number;
   private readonly directory: string;
@@ -46,7 +47,7 @@ export class Spool<T> implements AsyncIterable<T> {
   private disposed = false;
 
   constructor(options: SpoolOptions = {}) {
-    this.memoryItems = Math.max(0, options.memoryItems ?? 100_000);
+    this.memoryItems = Math.max(0, options.memoryItems ?? 10_000);
     this.directory = options.directory ?? tmpdir();
   }
 
@@ -71,8 +72,11 @@ export class Spool<T> implements AsyncIterable<T> {
     this.writeLine(JSON.stringify(value));
   }
 
-  /** The values in append order. Appending while iterating is not supported. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  /**
+   * The values in append order, read synchronously (the file in 1 MiB reads): a loop over a large spool costs no
+   * promise per value. Appending while iterating is not supported.
+   */
+  *[Symbol.iterator](): Iterator<T> {
     if (this.memory !== undefined) {
       yield* this.memory;
       return;
@@ -80,12 +84,14 @@ export class Spool<T> implements AsyncIterable<T> {
     for (const line of this.lines()) yield JSON.parse(line) as T;
   }
 
+  /** The same values, for `for await` and async APIs. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    yield* this[Symbol.iterator]();
+  }
+
   /** All values in an array (for tests and small runs). */
   async toArray(): Promise<T[]> {
-    if (this.memory !== undefined) return [...this.memory];
-    const out: T[] = [];
-    for await (const v of this) out.push(v);
-    return out;
+    return [...this];
   }
 
   /** Removes the temporary file; the spool is not used afterwards. */
@@ -130,24 +136,19 @@ export class Spool<T> implements AsyncIterable<T> {
     const fd = this.fd;
     if (fd === undefined) return;
     const buf = Buffer.allocUnsafe(READ_CHUNK);
+    // A character cut by the end of a read is completed by the next read.
+    const decoder = new StringDecoder("utf8");
     let position = 0;
-    let carry: Buffer | undefined;
+    let carry = "";
     for (;;) {
       const n = readSync(fd, buf, 0, READ_CHUNK, position);
       if (n === 0) break;
       position += n;
-      let chunk = buf.subarray(0, n);
-      if (carry !== undefined) {
-        chunk = Buffer.concat([carry, chunk]);
-        carry = undefined;
-      }
-      let start = 0;
-      for (let nl = chunk.indexOf(0x0a, start); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
-        yield chunk.toString("utf8", start, nl);
-        start = nl + 1;
-      }
-      if (start < chunk.length) carry = Buffer.from(chunk.subarray(start));
+      const parts = (carry + decoder.write(buf.subarray(0, n))).split("\n");
+      carry = parts.pop() ?? "";
+      yield* parts;
     }
-    if (carry !== undefined && carry.length > 0) yield carry.toString("utf8");
+    carry += decoder.end();
+    if (carry !== "") yield carry;
   }
 }

@@ -32,7 +32,7 @@ export const csvWriter: ReportWriter = {
     async function* chunks(): AsyncGenerator<string> {
       const chunker = new Chunker();
       chunker.push(`${COLUMNS.map(([name]) => name).join(",")}\r\n`);
-      for await (const f of run.findings) {
+      for (const f of run.findings) {
         const chunk = chunker.push(`${COLUMNS.map(([, get]) => csvCell(get(f))).join(",")}\r\n`);
         if (chunk !== undefined) yield chunk;
       }

@@ -18,7 +18,7 @@ export const fieldErrorsWriter: ReportWriter = {
   render(run) {
     async function* chunks(): AsyncGenerator<string> {
       const chunker = new Chunker();
-      for await (const { record: o, findings } of objectsWithFindings(run)) {
+      for (const { record: o, findings } of objectsWithFindings(run)) {
         if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) continue;
         const patch = patchOf(o, findings.filter(isError));
         if (patch === undefined) continue;

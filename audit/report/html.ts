@@ -107,7 +107,7 @@ function rowOf(f: Finding): string {
 /** One pass for the breakdowns, one for the table's first {@link HTML_MAX_ROWS} rows. */
 export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): AsyncGenerator<string> {
   const tallies = BREAKDOWNS.map(([title, key]) => ({ title, key, counts: new Map() as Counts }));
-  for await (const f of run.findings) {
+  for (const f of run.findings) {
     for (const t of tallies) tally(t.counts, t.key(f) ?? "(none)", f.severity);
   }
   const total = run.findings.size;
@@ -166,7 +166,7 @@ ${skipped === "" ? "<p>None.</p>" : `<table><thead><tr><th>kind</th><th>objects<
 `;
   const chunker = new Chunker();
   let n = 0;
-  for await (const f of run.findings) {
+  for (const f of run.findings) {
     if (n++ === shown) break;
     const chunk = chunker.push(`${n === 1 ? "" : "\n"}${rowOf(f)}`);
     if (chunk !== undefined) yield chunk;

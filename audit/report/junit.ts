@@ -83,7 +83,7 @@ function attributes(c: Counts): string {
  * number per file), once to write. A suite is a run of documents of one file, in input order.
  */
 async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
-  const failures = await policyFailures(run);
+  const failures = policyFailures(run);
   const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   const policyCases = failures.map((f) => {
     const name = `${f.location === undefined ? "bundle" : locationText(f.location)} ${f.field ?? ""}`.trim();
@@ -103,7 +103,7 @@ async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
 
   const suites: Counts[] = [];
   let suite: string | undefined;
-  for await (const { record, findings } of objectsWithFindings(run)) {
+  for (const { record, findings } of objectsWithFindings(run)) {
     const k = caseOf(record, findings);
     if (k.suite !== suite) {
       suite = k.suite;
@@ -125,7 +125,7 @@ async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
   }
   suite = undefined;
   let index = -1;
-  for await (const { record, findings } of objectsWithFindings(run)) {
+  for (const { record, findings } of objectsWithFindings(run)) {
     const k = caseOf(record, findings);
     if (k.suite !== suite) {
       if (suite !== undefined) chunker.push("  </testsuite>\n");

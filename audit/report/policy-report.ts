@@ -6,6 +6,7 @@
  * `pass` (they get no result entry, so the reports stay small).
  */
 import type { AuditResult, Finding, FindingSeverity } from "../model.js";
+import { Spool } from "../spool.js";
 import type { ReportWriter } from "./types.js";
 import { yamlDocument } from "./yaml-emit.js";
 
@@ -91,8 +92,9 @@ function locationOf(f: Finding): string {
 const BATCH_RESULTS = 50_000;
 
 /**
- * One report per namespace, in namespace order. A first pass counts the results of each namespace; then each
- * batch of namespaces takes one pass over the findings, so memory holds one batch of results, not the run's.
+ * One report per namespace, in namespace order. A first pass counts the results of each namespace; when they are
+ * more than one batch, a second pass deals the results to one spool per batch of namespaces, so memory holds one
+ * batch of results, not the run's, and the findings are read twice whatever their number.
  */
 export function renderPolicyReports(
   run: AuditResult,
@@ -106,47 +108,74 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
   const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
   const counts = new Map<string, number>(); // "" = cluster
   const pass = new Map<string, number>();
-  for await (const o of run.objects) {
+  for (const o of run.objects) {
     if (o.outcome !== "valid" || o.findings > 0) continue;
     const ns = o.object?.namespace ?? "";
     pass.set(ns, (pass.get(ns) ?? 0) + 1);
   }
-  for await (const f of run.findings) {
+  for (const f of run.findings) {
     const ns = f.object?.namespace ?? "";
     counts.set(ns, (counts.get(ns) ?? 0) + 1);
   }
   for (const ns of pass.keys()) if (!counts.has(ns)) counts.set(ns, 0);
   const namespaces = [...counts.keys()].sort();
   let first = true;
-  for (let i = 0; i < namespaces.length; ) {
-    const batch = new Map<string, Record<string, unknown>[]>();
-    let size = 0;
-    for (; i < namespaces.length && (batch.size === 0 || size + counts.get(namespaces[i]!)! <= batchResults); i++) {
-      batch.set(namespaces[i]!, []);
-      size += counts.get(namespaces[i]!)!;
+  // Namespaces in order, cut into batches of about batchResults results (a namespace is never split).
+  const batches: string[][] = [];
+  let size = 0;
+  for (const ns of namespaces) {
+    const n = counts.get(ns)!;
+    if (batches.length === 0 || (size + n > batchResults && size > 0)) {
+      batches.push([]);
+      size = 0;
     }
-    if (size > 0) {
-      for await (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
+    batches[batches.length - 1]!.push(ns);
+    size += n;
+  }
+  // With more than one batch, one pass deals each finding's result to its batch's spool (disk beyond a few
+  // thousand), so each batch then reads its own results only.
+  const batchOf = new Map<string, number>();
+  batches.forEach((b, i) => {
+    for (const ns of b) batchOf.set(ns, i);
+  });
+  const spools = batches.length > 1 ? batches.map(() => new Spool<[string, Record<string, unknown>]>()) : [];
+  try {
+    if (spools.length > 0) {
+      for (const f of run.findings) {
+        const ns = f.object?.namespace ?? "";
+        spools[batchOf.get(ns)!]!.append([ns, resultOf(f, seconds)]);
+      }
     }
-    for (const [ns, results] of batch) {
-      const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
-      for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
-      const metadata: Record<string, unknown> = {
-        name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
-        labels: { "app.kubernetes.io/managed-by": "tollgate" },
-        annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
-      };
-      if (ns !== "") metadata.namespace = ns;
-      const doc: Record<string, unknown> = {
-        apiVersion: flavour.apiVersion,
-        kind: ns === "" ? flavour.cluster : flavour.namespaced,
-        metadata,
-        summary,
-        results,
-      };
-      yield `${first ? "" : "---\n"}${yamlDocument(doc)}`;
-      first = false;
+    for (let i = 0; i < batches.length; i++) {
+      const batch = new Map<string, Record<string, unknown>[]>(batches[i]!.map((ns) => [ns, []]));
+      if (spools.length > 0) {
+        for (const [ns, r] of spools[i]!) batch.get(ns)!.push(r);
+        spools[i]!.dispose();
+      } else {
+        for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
+      }
+      for (const [ns, results] of batch) {
+        const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
+        for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
+        const metadata: Record<string, unknown> = {
+          name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
+          labels: { "app.kubernetes.io/managed-by": "tollgate" },
+          annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
+        };
+        if (ns !== "") metadata.namespace = ns;
+        const doc: Record<string, unknown> = {
+          apiVersion: flavour.apiVersion,
+          kind: ns === "" ? flavour.cluster : flavour.namespaced,
+          metadata,
+          summary,
+          results,
+        };
+        yield `${first ? "" : "---\n"}${yamlDocument(doc)}`;
+        first = false;
+      }
     }
+  } finally {
+    for (const spool of spools) spool.dispose();
   }
 }
 

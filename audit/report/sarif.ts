@@ -45,7 +45,7 @@ export const sarifWriter: ReportWriter = {
 async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
   const ruleIndex = new Map<string, number>();
   const rules: Record<string, unknown>[] = [];
-  for await (const f of run.findings) {
+  for (const f of run.findings) {
     const id = ruleId(f);
     if (ruleIndex.has(id)) continue;
     ruleIndex.set(id, rules.length);
@@ -78,8 +78,8 @@ async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
       .join(",\n");
   yield `{\n${members(head, 1)},\n  "runs": [\n    {\n${members(runHead, 3)},\n      "results": `;
   yield* jsonArray(
-    (async function* () {
-      for await (const f of run.findings) yield resultOf(f, ruleIndex.get(ruleId(f)) ?? 0);
+    (function* () {
+      for (const f of run.findings) yield resultOf(f, ruleIndex.get(ruleId(f)) ?? 0);
     })(),
     3,
   );

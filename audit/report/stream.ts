@@ -39,11 +39,11 @@ export function nestedJson(value: unknown, depth: number): string {
  * The text of a pretty-printed JSON array of `items` whose opening bracket sits `depth` levels deep, exactly as
  * `JSON.stringify(..., null, 2)` would write it.
  */
-export async function* jsonArray(items: AsyncIterable<unknown>, depth: number): AsyncGenerator<string> {
+export function* jsonArray(items: Iterable<unknown>, depth: number): Generator<string> {
   const indent = "  ".repeat(depth + 1);
   const chunker = new Chunker();
   let first = true;
-  for await (const item of items) {
+  for (const item of items) {
     const chunk = chunker.push(`${first ? "[\n" : ",\n"}${indent}${nestedJson(item, depth + 1)}`);
     first = false;
     if (chunk !== undefined) yield chunk;
@@ -58,11 +58,11 @@ export interface ObjectFindings {
 }
 
 /** The run's policy failures (they come first among the findings and belong to no document). */
-export async function policyFailures(run: AuditResult): Promise<Finding[]> {
+export function policyFailures(run: AuditResult): Finding[] {
   const n = run.summary.policyFailures.error + run.summary.policyFailures.warning;
   const out: Finding[] = [];
   if (n === 0) return out;
-  for await (const f of run.findings) {
+  for (const f of run.findings) {
     out.push(f);
     if (out.length === n) break;
   }
@@ -73,22 +73,22 @@ export async function policyFailures(run: AuditResult): Promise<Finding[]> {
  * Each document's record with its findings, in input order: the findings spool holds the policy failures, then
  * each document's `record.findings` findings one after the other, in the order of the records.
  */
-export async function* objectsWithFindings(run: AuditResult): AsyncGenerator<ObjectFindings> {
-  const findings = run.findings[Symbol.asyncIterator]();
-  const next = async (): Promise<Finding> => {
-    const r = await findings.next();
+export function* objectsWithFindings(run: AuditResult): Generator<ObjectFindings> {
+  const findings = run.findings[Symbol.iterator]();
+  const next = (): Finding => {
+    const r = findings.next();
     if (r.done === true) throw new Error("the run's findings end before its records do");
     return r.value;
   };
   try {
-    for (let n = run.summary.policyFailures.error + run.summary.policyFailures.warning; n > 0; n--) await next();
-    for await (const record of run.objects) {
+    for (let n = run.summary.policyFailures.error + run.summary.policyFailures.warning; n > 0; n--) next();
+    for (const record of run.objects) {
       const found: Finding[] = [];
-      for (let i = 0; i < record.findings; i++) found.push(await next());
+      for (let i = 0; i < record.findings; i++) found.push(next());
       yield { record, findings: found };
     }
   } finally {
-    await findings.return?.();
+    findings.return?.();
   }
 }
 

@@ -11,7 +11,8 @@ const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`0-9+.~ ]/;
 /** Anything but these characters is quoted; `: ` and ` #` and a trailing `:` or space are quoted too. */
 const PLAIN = /^[A-Za-z0-9_./\-:@()<>=,;+*'"[\]{}$^!?%&|~ ]+$/;
 /** Words YAML 1.1 (go-yaml v2, under sigs.k8s.io/yaml) or 1.2 resolve to booleans or null. */
-const RESERVED = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|<<|=)$/;
+const RESERVED =
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|<<|=)$/;
 
 export function yamlString(s: string): string {
   const plain =
@@ -25,11 +26,17 @@ export function yamlString(s: string): string {
     !s.endsWith(" ");
   if (plain) return s;
   // Single quotes read best for one-line printable text; anything else as a JSON (double-quoted) string.
-  return SINGLE_QUOTABLE.test(s) ? `'${s.replaceAll("'", "''")}'` : JSON.stringify(s);
+  return singleQuotable(s) ? `'${s.replaceAll("'", "''")}'` : JSON.stringify(s);
 }
 
-/** Printable one-line text (no control characters, no line or paragraph separators, no BOM). */
-const SINGLE_QUOTABLE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]*$/;
+/** Printable one-line text: no control characters (C0, DEL, C1), no line or paragraph separators, no BOM. */
+function singleQuotable(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || c === 0xfeff) return false;
+  }
+  return true;
+}
 
 function scalar(v: unknown): string | undefined {
   if (v === null || v === undefined) return "null";
