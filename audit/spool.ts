@@ -86,7 +86,7 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
 
   /** The same values, for `for await` and async APIs. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    yield* this[Symbol.iterator]();
+    for (const v of this) yield v;
   }
 
   /** All values in an array (for tests and small runs). */
