@@ -206,7 +206,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
       findings,
     };
     if (config.previous !== undefined) run.previous = config.previous.spec;
-    if (comparer !== undefined) run.comparison = comparer.result();
+    if (comparer !== undefined) run.comparison = await comparer.result();
     return run;
   } catch (err) {
     objects.dispose();

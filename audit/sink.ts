@@ -24,7 +24,7 @@ import {
   type S3Options,
   writeInOrder,
 } from "#lib/storage";
-import { isPreviousReport, type PreviousReport } from "./compare.js";
+import { type PreviousReport, readPreviousReport } from "./compare.js";
 import type { AuditRun, AuditRunHeader } from "./model.js";
 import type { ReportFile } from "./report/index.js";
 
@@ -201,9 +201,11 @@ function incomplete(err: unknown, state: string): StorageError {
 
 /**
  * The latest complete run at the prefix (its report.json), for the comparison; undefined on a first run or when the
- * latest run has no report.json (written with `--format` excluding json).
+ * latest run has no report.json (written with `--format` excluding json). The report is read as a stream, never
+ * held whole (see compare.ts).
  */
 export async function readLatestReport(out: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
+  let path: string;
   const r = await openReportStore(out, options);
   try {
     const latest = await readOptional(r, "latest.json");
@@ -214,13 +216,17 @@ export async function readLatestReport(out: string, options: SinkOptions = {}): 
     } catch {
       return undefined;
     }
-    const path = (pointer as { path?: unknown }).path;
-    if (typeof path !== "string" || path.includes("..") || path.startsWith("/")) return undefined;
-    const text = await readOptional(r, `${path}report.json`);
-    return text === undefined ? undefined : parseReport(text, r.where(`${path}report.json`));
+    const p = (pointer as { path?: unknown }).path;
+    if (typeof p !== "string" || p.includes("..") || p.startsWith("/")) return undefined;
+    path = p;
   } finally {
     r.store.close();
   }
+  const key = `${path}report.json`;
+  return readReport(async () => {
+    const store = await openReportStore(out, options);
+    return { store: store.store, key: store.prefix + key, where: store.where(key) };
+  });
 }
 
 /**
@@ -229,36 +235,49 @@ export async function readLatestReport(out: string, options: SinkOptions = {}): 
  * @throws ConfigError when it is not a report
  */
 export async function readReportFile(path: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
-  let r: ReportStore;
-  let key: string;
-  if (isS3Url(path)) {
-    const location = parseS3Url(path);
-    r = {
-      store: await createS3Store({ ...options.s3, bucket: location.bucket }),
-      prefix: "",
-      where: (k) => formatS3Url(location.bucket, k),
-    };
-    key = location.key;
-  } else {
-    key = basename(path);
-    r = { store: createFsStore(dirname(path)), prefix: "", where: () => path };
-  }
-  try {
-    const text = await readOptional(r, key);
-    return text === undefined ? undefined : parseReport(text, path);
-  } finally {
-    r.store.close();
-  }
+  return readReport(async () => {
+    if (isS3Url(path)) {
+      const location = parseS3Url(path);
+      return {
+        store: await createS3Store({ ...options.s3, bucket: location.bucket }),
+        key: location.key,
+        where: path,
+      };
+    }
+    return { store: createFsStore(dirname(path)), key: basename(path), where: path };
+  });
 }
 
-function parseReport(text: string, where: string): PreviousReport {
-  let parsed: unknown;
+/** Reads a report through a store opened for each read (and closed when the read ends); undefined when absent. */
+async function readReport(
+  connect: () => Promise<{ store: BlobStore; key: string; where: string }>,
+): Promise<PreviousReport | undefined> {
+  let where = "";
+  const open = async (): Promise<Readable> => {
+    const c = await connect();
+    where = c.where;
+    try {
+      const stream = await c.store.readStream(c.key);
+      stream.once("close", () => c.store.close());
+      return stream;
+    } catch (err) {
+      c.store.close();
+      throw err;
+    }
+  };
+  let first: Readable;
   try {
-    // Our own report file, written by a previous run: not untrusted input from the audited objects.
-    parsed = JSON.parse(text);
+    first = await open();
   } catch (err) {
-    throw new ConfigError(`${where} is not a tollgate report (not JSON)`, { cause: err });
+    if (failureOf(err) === "not-found") return undefined;
+    throw err;
   }
-  if (!isPreviousReport(parsed)) throw new ConfigError(`${where} is not a tollgate report`);
-  return parsed;
+  let used = false;
+  return readPreviousReport(async () => {
+    if (!used) {
+      used = true;
+      return first;
+    }
+    return open();
+  }, where);
 }

@@ -302,7 +302,7 @@ export async function mergeRuns(
       findings,
     };
     if (run.previous !== undefined) merged.previous = run.previous;
-    if (comparer !== undefined) merged.comparison = comparer.result();
+    if (comparer !== undefined) merged.comparison = await comparer.result();
     return merged;
   } catch (err) {
     objects.dispose();

@@ -31,6 +31,11 @@ export interface BlobStore {
   /** The bytes of an object. */
   readBytes(key: string): Promise<Uint8Array>;
   /**
+   * The bytes of an object as a stream, for objects too large to hold (a previous run's report.json). A missing
+   * object fails here, as a StorageError; a failure while the stream is read is an error of the stream.
+   */
+  readStream(key: string): Promise<Readable>;
+  /**
    * Every object whose key starts with `prefix` (all objects when empty), at any depth, in key order. A prefix that
    * matches nothing lists nothing (an empty S3 prefix is not an error). Listing pages are fetched as iteration goes.
    */

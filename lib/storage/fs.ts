@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type Dirent } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -142,6 +142,16 @@ export function createFsStore(root: string): BlobStore {
       const p = pathOf(key);
       try {
         return new Uint8Array(await readFile(p));
+      } catch (e) {
+        throw fsError("read", p, e);
+      }
+    },
+    async readStream(key) {
+      const p = pathOf(key);
+      try {
+        // Opened here, so that a missing file is a StorageError of this call, not of the stream.
+        const handle = await open(p, "r");
+        return handle.createReadStream();
       } catch (e) {
         throw fsError("read", p, e);
       }

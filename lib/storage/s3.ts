@@ -111,6 +111,17 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
       return new TextDecoder("utf-8").decode(await get(key));
     },
     readBytes: get,
+    async readStream(key) {
+      let out: GetObjectCommandOutput;
+      try {
+        out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      } catch (e) {
+        throw s3Error("read", bucket, key, e);
+      }
+      const body = out.Body;
+      if (body === undefined) return Readable.from([]);
+      return body instanceof Readable ? body : Readable.fromWeb(body.transformToWebStream() as never);
+    },
     async *list(prefix = "") {
       let token: string | undefined;
       do {

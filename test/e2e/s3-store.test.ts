@@ -35,6 +35,17 @@ describe("createS3Store", () => {
     expect([...(await store.readBytes("rw/bytes.bin"))]).toEqual([0, 1, 2, 255]);
   });
 
+  it("reads an object as a stream, and a missing one fails at the call as not-found", async () => {
+    await store.write("rw/streamed-read.txt", "héllo ".repeat(50_000));
+    const chunks: Buffer[] = [];
+    for await (const c of await store.readStream("rw/streamed-read.txt")) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe("héllo ".repeat(50_000));
+    await expect(store.readStream("rw/missing.txt")).rejects.toMatchObject({
+      name: "StorageError",
+      failure: "not-found",
+    });
+  });
+
   it("writes a streamed body of unknown length intact", async () => {
     await store.write("rw/stream.txt", Readable.from(["abc", "def", "ghi"]));
     expect(await store.readText("rw/stream.txt")).toBe("abcdefghi");

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compareWithPrevious } from "../../../../audit/compare.js";
+import { compareWithPrevious, previousReportOf } from "../../../../audit/compare.js";
 import { type AuditResult, disposeResult } from "../../../../audit/model.js";
 import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
 import { renderHtml } from "../../../../audit/report/html.js";
@@ -15,18 +15,15 @@ import { textOf } from "../../../../audit/report/stream.js";
 import { parseDocuments } from "../../../../lib/index.js";
 import { auditFixture } from "../audit-fixture.js";
 
-const compareWith = {
-  runId: "20261121T021500Z",
-  findings: [
-    { id: "597602c4cdae2589", severity: "violation" as const, message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
-    {
-      id: "00000000deadbeef",
-      severity: "violation" as const,
-      message: "fixed since",
-      firstSeen: "2026-01-01T00:00:00.000Z",
-    },
-  ],
-};
+const compareWith = previousReportOf("20261121T021500Z", [
+  { id: "597602c4cdae2589", severity: "violation" as const, message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
+  {
+    id: "00000000deadbeef",
+    severity: "violation" as const,
+    message: "fixed since",
+    firstSeen: "2026-01-01T00:00:00.000Z",
+  },
+]);
 const run: AuditResult = await auditFixture({ previous: true, compareWith });
 const findings = await run.findings.toArray();
 const files = renderReports(run);
@@ -136,9 +133,9 @@ describe("report writers", () => {
     expect(validateSchema(schema, JSON.parse(byName.get("report.json")!), schema)).toEqual([]);
   });
 
-  it("compareWithPrevious leaves firstSeen alone for new findings", () => {
+  it("compareWithPrevious leaves firstSeen alone for new findings", async () => {
     const one = [{ ...findings[0]!, firstSeen: "2026-11-22T02:15:00.000Z" }];
-    const c = compareWithPrevious(one, { runId: "r", findings: [] });
+    const c = await compareWithPrevious(one, previousReportOf("r", []));
     expect(c).toEqual({ previousRunId: "r", newFindings: 1, resolvedFindings: 0, persistingFindings: 0, resolved: [] });
     expect(one[0]!.firstSeen).toBe("2026-11-22T02:15:00.000Z");
   });

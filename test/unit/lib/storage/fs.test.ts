@@ -38,6 +38,17 @@ describe("createFsStore", () => {
     expect(await readFile(join(root, "a", "b", "text.txt"), "utf8")).toBe("héllo");
   });
 
+  it("reads an object as a stream, and a missing one fails at the call as not-found", async () => {
+    await store.write("s/big.txt", "x".repeat(200_000));
+    const chunks: Buffer[] = [];
+    for await (const c of await store.readStream("s/big.txt")) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe("x".repeat(200_000));
+    await expect(store.readStream("s/missing.txt")).rejects.toMatchObject({
+      name: "StorageError",
+      failure: "not-found",
+    });
+  });
+
   it("replaces an object whole and leaves no temporary file", async () => {
     await store.write("x.json", "first");
     await store.write("x.json", "second");
