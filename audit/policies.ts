@@ -30,7 +30,11 @@ export interface LoadedPolicies {
 /** What a policy set was compiled from: a bundle location, or the files (bundle and input policies) given to it. */
 export type PolicySource = { bundle: string; s3?: S3Options } | { files: BundleFile[] };
 
-/** The policy set of a {@link PolicySource}: the same digest as the set it describes. */
+/**
+ * The policy set of a {@link PolicySource}: the same digest as the set it describes. Compiled eagerly, as the main
+ * thread's: a lazy compile (lib's `compile: "lazy"`) starts faster but validates a kind whose CEL rules do not compile
+ * differently (measured by test/unit/audit/workers.test.ts on test/fixtures/audit/bundle/broken-crd.yaml).
+ */
 export function loadPolicySource(source: PolicySource): Promise<PolicySet> {
   if ("files" in source) return loadBundle(source.files);
   return source.s3 === undefined ? loadBundle(source.bundle) : loadBundle(source.bundle, { s3: source.s3 });

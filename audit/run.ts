@@ -273,6 +273,11 @@ async function auditWithWorkers(
     taken: number;
     /** A List item was a List: the rest of the unit was read on the main thread; its parts still in flight are dropped. */
     derailed: boolean;
+    /**
+     * A JSON file read() parses whole, given item by item (RawJsonList.whole): its documents are held until its end,
+     * since a `reparse` answer means the whole file is decoded with read() instead.
+     */
+    held: AuditedDocument[] | undefined;
   }
   /** A batch's entries: the index of a part in the batch's results, or -1 for "the unit ends here". */
   interface Entry {
@@ -290,14 +295,24 @@ async function auditWithWorkers(
       const head = queue.shift()!;
       const results = await head.results;
       for (const e of head.entries) {
+        const u = e.unit;
         if (e.part < 0) {
+          if (u.held !== undefined) for (const a of u.held) hooks.take(a);
+          u.held = undefined;
           hooks.unitDone();
           continue;
         }
-        const u = e.unit;
         if (u.derailed) continue;
         const r = results[e.part];
         if (r === undefined) throw new Error("internal error: a worker answered a batch with fewer results than parts");
+        if (r === "reparse") {
+          // What a whole parse gives differs from the items decoded alone (a malformed file, a bad or nested item).
+          if (u.taken > 0) throw new Error(`internal error: ${u.unit.name} cannot be decoded again`);
+          u.derailed = true;
+          u.held = undefined;
+          for (const d of await u.unit.read()) hooks.processDoc(d);
+          continue;
+        }
         if (r === "nested") {
           // Items of a nested List are numbered after the top-level ones: the unit's stream() holds them until the
           // end. Its documents taken so far are the stream's first ones; the rest are read and audited here.
@@ -307,6 +322,10 @@ async function auditWithWorkers(
           for await (const d of u.unit.stream()) {
             if (seen++ >= u.taken) hooks.processDoc(d);
           }
+          continue;
+        }
+        if (u.held !== undefined) {
+          u.held.push(...r);
           continue;
         }
         for (const a of r) hooks.take(a);
@@ -323,6 +342,7 @@ async function auditWithWorkers(
       bytes = 0;
     };
     const add = async (u: UnitState, part: RawPart): Promise<void> => {
+      if (part.kind === "json-item" && part.list.whole === true) u.held ??= [];
       entries.push({ unit: u, part: parts.length });
       parts.push(part);
       bytes += partChars(part);
@@ -339,7 +359,7 @@ async function auditWithWorkers(
       const iterator = (unit.raw?.() ?? docParts(unit, batchParts))[Symbol.asyncIterator]();
       const first = limit(() => iterator.next());
       first.catch(() => {}); // awaited in order by finish(); not an unhandled rejection meanwhile
-      return { state: { unit, taken: 0, derailed: false }, iterator, first };
+      return { state: { unit, taken: 0, derailed: false, held: undefined }, iterator, first };
     };
     const finish = async (s: Started): Promise<void> => {
       for (let r = await s.first; r.done !== true; r = await s.iterator.next()) {
@@ -390,5 +410,7 @@ function partChars(part: RawPart): number {
       return part.raw?.length ?? 0;
     case "docs":
       return 1024 * part.docs.length;
+    case "reparse":
+      return 0;
   }
 }

@@ -72,7 +72,11 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
   const base = { file: path };
   /** How stream() and raw() read the file: whole (as read() does), streamed as YAML or as a JSON List, or an error. */
   const plan = async (): Promise<
-    { mode: "whole" } | { mode: "yaml" } | { mode: "json"; size: number } | { mode: "error"; doc: SourceDoc }
+    | { mode: "whole" }
+    | { mode: "yaml" }
+    | { mode: "json"; size: number }
+    | { mode: "json-whole"; size: number }
+    | { mode: "error"; doc: SourceDoc }
   > => {
     let size: number;
     let head: string;
@@ -89,7 +93,8 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
     const first = /^\uFEFF?[ \t\r\n]*([^ \t\r\n])/.exec(head)?.[1];
     // Odd whitespace before the text (a form feed, 16 KiB of blanks): read whole, as read() decides it.
     if (first === undefined || json !== (first === "{" || first === "[")) return { mode: "whole" };
-    if (json && size <= options.maxJsonParseBytes) return { mode: "whole" };
+    // Parsed whole by read(); raw() still gives its items one by one when it is a List (see RawJsonList.whole).
+    if (json && size <= options.maxJsonParseBytes) return { mode: "json-whole", size };
     return json ? { mode: "json", size } : { mode: "yaml" };
   };
   /** The whole text, or the unit's one input error. */
@@ -122,7 +127,7 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
         yield p.doc;
         return;
       }
-      if (p.mode === "whole") {
+      if (p.mode === "whole" || p.mode === "json-whole") {
         yield* await unit.read();
         return;
       }
@@ -149,13 +154,14 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
         return;
       }
       const parts =
-        p.mode === "json"
-          ? streamJsonListParts(path, base, {
+        p.mode === "yaml"
+          ? streamYamlParts(path, base, decodeOptions)
+          : streamJsonListParts(path, base, {
               ...decodeOptions,
               size: p.size,
               maxJsonParseBytes: options.maxJsonParseBytes,
-            })
-          : streamYamlParts(path, base, decodeOptions);
+              whole: p.mode === "json-whole",
+            });
       try {
         yield* parts;
       } catch (err) {

@@ -289,8 +289,10 @@ export async function* streamYamlParts(
  * is itself a List (its items are numbered after the top-level ones: the caller decodes that unit again with
  * `stream()`, which holds nested Lists until the end).
  */
-export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" {
+export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" | "reparse" {
   switch (part.kind) {
+    case "reparse":
+      return "reparse";
     case "docs":
       return part.docs;
     case "text":
@@ -301,7 +303,9 @@ export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" {
     }
     case "json-item": {
       const r = decodeJsonItem(part.raw, part.elementLine, part.column, part.list, part.item);
-      return "nested" in r ? "nested" : [r];
+      if ("nested" in r) return part.list.whole === true ? "reparse" : "nested";
+      if ("bad" in r) return part.list.whole === true ? "reparse" : [r.bad];
+      return [r];
     }
   }
 }
@@ -734,7 +738,7 @@ export async function* streamJsonList(
           return;
         }
         item++;
-        out.push(r);
+        out.push("bad" in r ? r.bad : r);
       },
     },
     MAX_DOCUMENT_BYTES,
@@ -768,19 +772,22 @@ export async function* streamJsonList(
 /**
  * The same file as {@link streamJsonList}, undecoded: the first pass runs here, then one `json-item` part per
  * element of `items` (numbered in order: an element that is itself a List makes {@link decodeRawPart} answer
- * `nested`, and the caller then reads the unit again with `stream()`).
+ * `nested`, and the caller then reads the unit again with `stream()`). With `whole` (a file `read()` parses whole),
+ * anything a whole parse would give otherwise (a malformed file, an item that does not decode alone, a nested
+ * List) decodes as `reparse` instead: the caller then decodes the unit with `read()`.
  */
 export async function* streamJsonListParts(
   path: string,
   base: Location,
-  options: DecodeOptions & StreamTuning & { size: number; maxJsonParseBytes: number },
+  options: DecodeOptions & StreamTuning & { size: number; maxJsonParseBytes: number; whole?: boolean },
 ): AsyncGenerator<RawPart> {
   const head = await jsonListHead(path, base, options);
   if ("error" in head) {
-    yield { kind: "docs", docs: [head.error] };
+    yield options.whole === true ? { kind: "reparse" } : { kind: "docs", docs: [head.error] };
     return;
   }
-  const { list, lastItems } = head;
+  const { lastItems } = head;
+  const list: RawJsonList = options.whole === true ? { ...head.list, whole: true } : head.list;
   let item = 0;
   const out: RawPart[] = [];
   const scanner = new ListScanner(
@@ -801,7 +808,7 @@ export async function* streamJsonListParts(
     }
     scanner.end();
   } catch (error) {
-    yield { kind: "docs", docs: [secondPassError(error, list)] };
+    yield options.whole === true ? { kind: "reparse" } : { kind: "docs", docs: [secondPassError(error, list)] };
     return;
   }
   yield* out;
@@ -871,25 +878,32 @@ async function jsonListHead(
   return { list: { base, line, kind: list.kind, apiVersion: list.apiVersion, options: decodeOptions }, lastItems };
 }
 
-/** One element of a List's `items`, decoded as item `item`; a List (nested) is given back whole. */
+/**
+ * One element of a List's `items`, decoded as item `item`; a List (nested) is given back whole, and an element that
+ * does not decode alone (`bad`) as its input error.
+ */
 function decodeJsonItem(
   raw: string | undefined,
   elementLine: number,
   column: number,
   list: RawJsonList,
   item: number,
-): SourceDoc | { nested: unknown } {
+): SourceDoc | { nested: unknown } | { bad: SourceDoc } {
   const location: Location = { ...list.base, document: 0, line: list.line, item };
   if (raw === undefined) {
     return {
-      kind: "error",
-      location,
-      error: `document 0 (line ${list.line}): item ${item}: item is over the limit of ${MAX_DOCUMENT_BYTES} bytes`,
+      bad: {
+        kind: "error",
+        location,
+        error: `document 0 (line ${list.line}): item ${item}: item is over the limit of ${MAX_DOCUMENT_BYTES} bytes`,
+      },
     };
   }
   const decoded = decodeValue(raw, 3, jsonParseOptions(list.options.maxJsonBytes), elementLine, column);
   if ("error" in decoded) {
-    return { kind: "error", location, error: `document 0 (line ${list.line}): item ${item}: ${decoded.error}` };
+    return {
+      bad: { kind: "error", location, error: `document 0 (line ${list.line}): item ${item}: ${decoded.error}` },
+    };
   }
   const value = withListKind(decoded.value, list.kind, list.apiVersion);
   if (isList(value)) return { nested: value };

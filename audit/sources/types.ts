@@ -51,7 +51,9 @@ export type RawPart =
       column: number;
       item: number;
       list: RawJsonList;
-    };
+    }
+  /** The unit cannot be given in parts after all (see {@link RawJsonList.whole}): decode it with `read()`. */
+  | { kind: "reparse" };
 
 /** A YAML piece between markers (stream.ts): its text (undefined when over the bound), size and place. */
 export interface RawYamlPiece {
@@ -70,6 +72,12 @@ export interface RawJsonList {
   kind: string;
   apiVersion: unknown;
   options: DecodeOptions;
+  /**
+   * The file is one `read()` parses whole (not over `maxJsonParseBytes`), cut into items only to share the work:
+   * where a whole parse would give something else (an item that does not decode alone, a nested List, a
+   * malformed file), the part decodes as `reparse` and the unit is decoded with `read()` instead.
+   */
+  whole?: boolean;
 }
 
 export interface Source {

@@ -1,9 +1,11 @@
 /**
- * `--workers auto`: how many worker threads a run gets. Starting a worker costs about a second of wall time (a new
- * V8 isolate loads the sources through tsx and compiles the bundle; measured in test/bench/audit-workers.bench.ts),
- * during which one thread audits some 5,000 YAML documents (about 5 MiB): workers are used only when the local
- * input holds at least {@link AUTO_MIN_BYTES}. s3:// sources are not measured (that would take a listing of its
- * own): name a number of workers for them.
+ * `--workers auto`: how many worker threads a run gets. Starting workers costs wall time (each is a new V8 isolate
+ * that loads the sources through tsx, compiles the bundle and warms up: about 1.3 s for one worker with the bench's
+ * bundle, 2.5-3 s for two on a 2-core machine; test/bench/audit-workers.bench.ts). One thread audits about 4,000
+ * YAML objects (about 1.2 MB) or 20,000 JSON List items (about 6 MB) per second, so workers are used only when the
+ * local input is worth a few seconds of one thread: at least {@link AUTO_MIN_BYTES} of YAML, JSON counted at a
+ * fifth of its size. s3:// sources are not measured (that would take a listing of its own): name a number of
+ * workers for them.
  */
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
@@ -12,19 +14,25 @@ import { join } from "node:path";
 import { isS3Url } from "#lib/storage";
 import { DOCUMENT_FILE } from "../sources/types.js";
 
-/** Input bytes from which `auto` starts workers. */
-export const AUTO_MIN_BYTES = 16 * 1024 * 1024;
+/** Input bytes (YAML, or five times as much JSON) from which `auto` starts workers. */
+export const AUTO_MIN_BYTES = 4 * 1024 * 1024;
+/** JSON decodes about five times faster than YAML: its bytes count this much toward {@link AUTO_MIN_BYTES}. */
+const JSON_WEIGHT = 0.2;
 /** The most workers `auto` starts. */
 export const AUTO_MAX_WORKERS = 8;
 
-/** The workers `auto` starts when the input is large: one per core but the main thread's, 2 to 8. */
+/**
+ * The workers `auto` starts when the input is large: one per core but the main thread's, at most 8; 1 (one core or
+ * two) means none, as `--workers 1` does (the main thread reads, cuts and keeps results: on two cores, one worker
+ * would compete with it).
+ */
 export function autoWorkerCount(cores = availableParallelism()): number {
-  return Math.min(AUTO_MAX_WORKERS, Math.max(2, cores - 1));
+  return Math.min(AUTO_MAX_WORKERS, Math.max(1, cores - 1));
 }
 
 /**
  * The worker threads for a run: a number as given (0 and 1 mean none); `auto` → {@link autoWorkerCount} when the
- * local sources hold at least `minBytes` and there are at least two cores, else none. Never with `--previous` (the
+ * local sources hold at least `minBytes` (see {@link AUTO_MIN_BYTES}), else none. Never with `--previous` (the
  * runner stays on one thread then).
  */
 export async function resolveWorkers(
@@ -34,13 +42,13 @@ export async function resolveWorkers(
 ): Promise<number> {
   if (options.previous === true || setting === undefined) return 0;
   if (setting !== "auto") return setting > 1 ? setting : 0;
-  const cores = options.cores ?? availableParallelism();
-  if (cores < 2) return 0;
+  const count = autoWorkerCount(options.cores ?? availableParallelism());
+  if (count < 2) return 0;
   const minBytes = options.minBytes ?? AUTO_MIN_BYTES;
-  return (await localBytes(sources, minBytes)) >= minBytes ? autoWorkerCount(cores) : 0;
+  return (await localBytes(sources, minBytes)) >= minBytes ? count : 0;
 }
 
-/** The bytes of the local sources' document files and archives, counted until `enough`. */
+/** The bytes of the local sources' document files and archives (JSON weighted), counted until `enough`. */
 async function localBytes(sources: readonly string[], enough: number): Promise<number> {
   let total = 0;
   const walk = async (dir: string): Promise<void> => {
@@ -56,7 +64,7 @@ async function localBytes(sources: readonly string[], enough: number): Promise<n
       if (e.isDirectory()) {
         if (e.name !== ".git" && e.name !== "node_modules") await walk(path);
       } else if (e.isFile() && DOCUMENT_FILE.test(e.name)) {
-        total += await size(path);
+        total += weighted(path, await size(path));
       }
     }
   };
@@ -66,12 +74,16 @@ async function localBytes(sources: readonly string[], enough: number): Promise<n
     try {
       const info = await stat(s);
       if (info.isDirectory()) await walk(s);
-      else total += info.size;
+      else total += weighted(s, info.size);
     } catch {
       // openSource reports a missing source.
     }
   }
   return total;
+}
+
+function weighted(path: string, bytes: number): number {
+  return /\.json$/i.test(path) ? bytes * JSON_WEIGHT : bytes;
 }
 
 async function size(path: string): Promise<number> {

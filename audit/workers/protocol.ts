@@ -20,8 +20,8 @@ export interface WorkerInit {
 
 export type ToWorker = { type: "batch"; seq: number; parts: RawPart[] };
 
-/** One part's result: its audited documents, or `nested` (a List item that is itself a List, see decodeRawPart). */
-export type PartResult = AuditedDocument[] | "nested";
+/** One part's result: its audited documents, or `nested` / `reparse` (see decodeRawPart in sources/stream.ts). */
+export type PartResult = AuditedDocument[] | "nested" | "reparse";
 
 export type FromWorker =
   | { type: "ready"; digest: string; loadMs: number }

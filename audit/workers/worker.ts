@@ -46,7 +46,7 @@ port.on("message", (m: ToWorker) => {
       for (const part of m.parts) {
         const docs = decodeRawPart(part);
         const c = ctx;
-        results.push(docs === "nested" ? "nested" : docs.map((d) => auditDocument(d, c)));
+        results.push(typeof docs === "string" ? docs : docs.map((d) => auditDocument(d, c)));
       }
       post({ type: "result", seq: m.seq, results });
     } catch (err) {

@@ -180,7 +180,7 @@ function objectCount(): number {
   return n;
 }
 
-async function prepare(ctx: BenchContext): Promise<{ mix: Mix; files: NonNullable<typeof exportCache> }> {
+export async function prepare(ctx: BenchContext): Promise<{ mix: Mix; files: NonNullable<typeof exportCache> }> {
   mixPromise ??= buildMix(ctx.corpusRoot);
   const mix = await mixPromise;
   const n = objectCount();

@@ -14,6 +14,7 @@ import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import { declarativeCases } from "../conformance/declarative/declarative.bench.js";
 import { auditCases } from "./audit.bench.js";
+import { auditWorkersCases } from "./audit-workers.bench.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
 import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
@@ -29,6 +30,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...bundleLoadCases,
   ...declarativeCases,
   ...auditCases,
+  ...auditWorkersCases,
 ];
 
 function fmt(value: number, unit: string): string {

@@ -76,7 +76,7 @@ function largeYaml(copies: number): string {
 }
 
 /** The example export's objects as one JSON List of `n` items, with a bad item and a nested List in the middle. */
-function largeJsonList(n: number): string {
+function largeJsonList(n: number, extras = true): string {
   const objects: Record<string, unknown>[] = [];
   for (const doc of parseAllDocuments(readFileSync("examples/export/cluster-export.yaml", "utf8"))) {
     const o = doc.toJS() as Record<string, unknown>;
@@ -89,7 +89,7 @@ function largeJsonList(n: number): string {
     const meta = o.metadata as Record<string, unknown>;
     if (i % 3 !== 0) meta.name = `${String(meta.name)}-${i}`;
     items.push(JSON.stringify(o));
-    if (i === Math.floor(n / 2)) {
+    if (extras && i === Math.floor(n / 2)) {
       items.push('{"apiVersion": "v1", "kind": tru}');
       items.push(JSON.stringify({ apiVersion: "v1", kind: "List", items: [objects[0], objects[1]] }));
     }
@@ -136,6 +136,24 @@ describe("runAudit on worker threads", () => {
     expect(report.counts.documents).toBe(2500 + 1 + 2);
     expect(report.counts.inputErrors).toBe(1);
     expect(report.objects.at(-1)?.location.item).toBe(2502);
+  });
+
+  it("a large JSON List parsed whole on one thread is given item by item: the same report", async () => {
+    const file = join(dir, "whole.json");
+    writeFileSync(file, largeJsonList(2500, false));
+    const report = await expectSameReport({ bundle: "examples/policies", sources: [file] });
+    expect(report.counts.documents).toBe(2500);
+  });
+
+  it.each([
+    { name: "a bad item and a nested List", text: () => largeJsonList(2500) },
+    { name: "a truncated file", text: () => largeJsonList(2500, false).slice(0, -20) },
+    { name: "an object that is not a List", text: () => `{"kind":"Thing","items":[${largeJsonList(2500, false)}]}` },
+  ])("a JSON file parsed whole: $name gives what a whole parse gives", async ({ text }) => {
+    const file = join(dir, "whole-bad.json");
+    writeFileSync(file, text());
+    const report = await expectSameReport({ bundle: "examples/policies", sources: [file] });
+    expect(report.counts.documents).toBeLessThan(10);
   });
 
   it("a worker that throws on a batch fails the run with a clear error", async () => {

@@ -1,0 +1,122 @@
+/**
+ * The runner on worker threads (issue 7, "Runner"): the export of audit.bench.ts (100,000 objects by default,
+ * `TOLLGATE_BENCH_AUDIT_OBJECTS`) audited by runAudit in-process and on the workers `--workers auto` starts for that
+ * file (audit/workers/auto.ts; at least 2: on one or two cores auto stays on one thread, and the row then measures 2
+ * workers), as a YAML stream and as a JSON List (parsed whole on one thread; given item by item to the workers). Each row: µs per object with workers, against in-process; notes give objects/s, the
+ * speed-up, the worker count and the cores, and the start-up cost of the workers (the same run on a 50-object file,
+ * with workers minus in-process: thread start, tsx loading the sources, the bundle's compilation).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
+import type { PolicySet } from "#lib";
+import { DEFAULT_OWNER_LABELS } from "../../audit/model.js";
+import type { PolicySource } from "../../audit/policies.js";
+import { runAudit } from "../../audit/run.js";
+import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
+import { autoWorkerCount, resolveWorkers } from "../../audit/workers/auto.js";
+import { prepare } from "./audit.bench.js";
+import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+
+async function timedRun(
+  file: string,
+  policySet: PolicySet,
+  policySource: PolicySource,
+  workers: number,
+): Promise<{ ms: number; documents: number }> {
+  const source = await openSource(file, DEFAULT_SOURCE_OPTIONS);
+  const t0 = performance.now();
+  const run = await runAudit(
+    {
+      sources: [source],
+      bundle: "bench",
+      concurrency: 8,
+      failOn: "violation",
+      ownerLabels: DEFAULT_OWNER_LABELS,
+      toolVersion: "bench",
+      workers,
+      policySource,
+    },
+    policySet,
+  );
+  const ms = performance.now() - t0;
+  run.objects.dispose();
+  run.findings.dispose();
+  return { ms, documents: run.summary.documents };
+}
+
+let startupCache: Promise<{ workers: number; ms: number }> | undefined;
+
+/** Wall time of starting the workers: a 50-object run with them, minus the same run in-process (median of 3). */
+async function startupMs(ctx: BenchContext, workers: number): Promise<{ workers: number; ms: number }> {
+  const { mix, files } = await prepare(ctx);
+  const small = join(files.dir, "small.yaml");
+  // The first 50 documents of the YAML export.
+  writeFileSync(
+    small,
+    readFileSync(join(files.dir, "export.yaml"), "utf8").split("\n---\n").slice(0, 50).join("\n---\n"),
+  );
+  const source: PolicySource = { files: mix.files };
+  const diffs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const inProcess = await timedRun(small, mix.policySet, source, 0);
+    const withWorkers = await timedRun(small, mix.policySet, source, workers);
+    diffs.push(withWorkers.ms - inProcess.ms);
+  }
+  return { workers, ms: diffs.sort((a, b) => a - b)[1]! };
+}
+
+async function workersRow(ctx: BenchContext, format: "json" | "yaml"): Promise<BenchRow> {
+  const { mix, files } = await prepare(ctx);
+  const n = files.n;
+  const file = join(files.dir, `export.${format}`);
+  const source: PolicySource = { files: mix.files };
+  const auto = await resolveWorkers("auto", [file]);
+  // On a machine where auto stays on one thread (one core, or a small input), the row still measures the workers
+  // auto would start for a large input.
+  const workers = auto > 1 ? auto : Math.max(2, autoWorkerCount());
+  startupCache ??= startupMs(ctx, workers);
+  const startup = await startupCache;
+
+  // One warm-up run in-process (JIT), then each way once (YAML is slow: ~20 s per run at 100,000 objects).
+  if (format === "json") await timedRun(file, mix.policySet, source, 0);
+  const single = await timedRun(file, mix.policySet, source, 0);
+  const parallel = await timedRun(file, mix.policySet, source, workers);
+  if (single.documents !== n || parallel.documents !== n) {
+    throw new Error(`audited ${single.documents} / ${parallel.documents} documents, generated ${n}`);
+  }
+  const perS = (ms: number) => Math.round((n * 1000) / ms);
+  const speedup = single.ms / parallel.ms;
+  const cores = availableParallelism();
+  const notes = [
+    `${n.toLocaleString("en")} objects of ${format.toUpperCase()}: in-process ${perS(single.ms).toLocaleString("en")} objects/s ` +
+      `(${(single.ms / 1000).toFixed(2)} s), ${workers} workers ${perS(parallel.ms).toLocaleString("en")} objects/s ` +
+      `(${(parallel.ms / 1000).toFixed(2)} s): ${speedup.toFixed(2)}× on ${cores} cores (${cpus()[0]?.model ?? "?"}); ` +
+      `auto picks ${auto} workers for this file`,
+    `worker start-up (${startup.workers} workers, thread + tsx + bundle compile): ${Math.round(startup.ms)} ms of wall time`,
+  ];
+  return {
+    name: `audit/${format}-workers`,
+    unit: "µs",
+    value: (parallel.ms * 1000) / n,
+    min: (parallel.ms * 1000) / n,
+    max: (parallel.ms * 1000) / n,
+    baseline: { label: "in-process", value: (single.ms * 1000) / n },
+    notes,
+    data: {
+      objects: n,
+      workers,
+      autoWorkers: auto,
+      cores,
+      inProcessObjectsPerSecond: perS(single.ms),
+      workersObjectsPerSecond: perS(parallel.ms),
+      speedup,
+      startupMs: startup.ms,
+    },
+  };
+}
+
+export const auditWorkersCases: readonly BenchCase[] = [
+  { name: "audit/yaml-workers", run: (ctx) => workersRow(ctx, "yaml") },
+  { name: "audit/json-workers", run: (ctx) => workersRow(ctx, "json") },
+];
