@@ -130,7 +130,7 @@ export function defineAuditCommand(
     )
     .option(
       "--workers <n|auto>",
-      "worker threads that decode and validate: auto (default: one per core but one, at most 8, for large inputs), or a number (0 or 1: one thread) (env TOLLGATE_WORKERS)",
+      "worker threads that decode and validate: auto (default: one per core but one, at most 8, for inputs of 4 MiB of YAML or 20 MiB of JSON and more), or a number (0 or 1: one thread); not with --previous (env TOLLGATE_WORKERS)",
     )
     .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
     .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")

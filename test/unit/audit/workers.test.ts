@@ -6,12 +6,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import type { AuditResult } from "../../../audit/model.js";
 import { loadPolicies, type PolicySource } from "../../../audit/policies.js";
 import { type AuditConfig, runAudit, type WorkerTuning } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type SourceOptions } from "../../../audit/sources/index.js";
+import { buildTar } from "../../helpers/tar.js";
 import { FIXED_START, FIXTURE_BUNDLE, FIXTURE_CURRENT } from "./audit-fixture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tollgate-workers-"));
@@ -104,6 +106,21 @@ describe("runAudit on worker threads", () => {
       sources: ["test/fixtures/audit", "examples/export"],
     });
     expect(report.counts.documents).toBeGreaterThan(20);
+  });
+
+  it("archives: members, rejected members and an unreadable archive (units without raw() are read here)", async () => {
+    const snapshot = readFileSync(FIXTURE_CURRENT, "utf8");
+    const members = Array.from({ length: 30 }, (_, i) => ({ name: `deploy/app-${i}.yaml`, content: snapshot }));
+    writeFileSync(
+      join(dir, "export.tgz"),
+      gzipSync(buildTar([...members, { name: "../escape.yaml", content: snapshot }, { name: "README.md" }])),
+    );
+    writeFileSync(join(dir, "broken.tar"), "not a tar archive at all".repeat(40));
+    const report = await expectSameReport({
+      bundle: FIXTURE_BUNDLE,
+      sources: [join(dir, "export.tgz"), join(dir, "broken.tar"), FIXTURE_CURRENT],
+    });
+    expect(report.counts.documents).toBe(30 * 10 + 1 + 1 + 10);
   });
 
   it("--policies-from-input on examples/export: the workers compile the same policy set", async () => {
