@@ -18,9 +18,6 @@ interface Slot {
   inFlight: number;
 }
 
-/** The worker entry: plain JS that registers tsx in the new thread, then loads worker.ts. */
-const ENTRY = new URL("./entry.js", import.meta.url);
-
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting = new Map<number, { resolve: (r: PartResult[]) => void; reject: (e: Error) => void }>();
@@ -31,8 +28,11 @@ export class WorkerPool {
   readonly loadMs: number[] = [];
 
   constructor(size: number, init: WorkerInit) {
+    // The worker entry: plain JS that registers tsx in the new thread, then loads worker.ts. Resolved here, not at
+    // module load: the Lambda bundles (functions/, CommonJS) import the runner but never start workers.
+    const entry = new URL("./entry.js", import.meta.url);
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(ENTRY, { workerData: init });
+      const worker = new Worker(entry, { workerData: init });
       const slot: Slot = { worker, inFlight: 0 };
       worker.on("message", (m: FromWorker) => this.onMessage(slot, i, m));
       worker.on("error", (err) => this.fail(`worker thread ${i} failed: ${err.message}`));
