@@ -341,6 +341,12 @@ function writeExport(
   return bytes;
 }
 
+/**
+ * The V8 heap cap of the audited process: every size must complete under it (a run whose live memory grew with the
+ * input would fail with an out-of-memory error), and the peak RSS shows what the process really took.
+ */
+const HEAP_CAP_MIB = 512;
+
 /** `tollgate audit` of one file in a child process: wall time and the child's peak RSS. */
 function auditInChild(
   file: string,
@@ -352,6 +358,7 @@ function auditInChild(
   const r = spawnSync(
     process.execPath,
     [
+      `--max-old-space-size=${HEAP_CAP_MIB}`,
       "--import",
       join(REPO_ROOT, "test/bench/rss-probe.mjs"),
       join(REPO_ROOT, "audit/cli/bin.js"),
@@ -388,6 +395,8 @@ function memorySizes(): number[] {
  * the peak RSS)"): the whole CLI (`tollgate audit <file> --bundle <folder> --out <tmp>`, every report written) in a
  * child process per size, on a YAML stream and on a JSON List streamed item by item (`--max-json-bytes` below the
  * file's size). Baseline: the same command on the smallest size; the figure is the peak RSS at the largest.
+ * Every run has a 512 MiB V8 heap cap, so live memory that grew with the input would end the run. The largest size
+ * runs a second time at the same prefix, so the comparison with the previous run (its report.json) is measured too.
  * `TOLLGATE_BENCH_KEEP=1` keeps the generated files and reports (the folder is printed).
  */
 async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<BenchRow> {
@@ -397,7 +406,9 @@ async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Be
   try {
     writeBundle(join(dir, "bundle"), mix.files);
     const rows: { n: number; bytes: number; ms: number; peakRss: number }[] = [];
-    for (const n of memorySizes()) {
+    const sizes = memorySizes();
+    let compared: { ms: number; peakRss: number } | undefined;
+    for (const n of sizes) {
       const file = join(dir, `export-${n}.${format}`);
       const bytes = writeExport(file, mix.samples, n, format);
       const extra = format === "json" ? ["--max-json-bytes", String(Math.min(bytes - 1, 64 * 1024 * 1024))] : [];
@@ -405,6 +416,14 @@ async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Be
       if (!r.stdout.includes(`${n} documents`))
         throw new Error(`the audit of ${n} objects said: ${r.stdout.slice(0, 400)}`);
       rows.push({ n, bytes, ms: r.ms, peakRss: r.peakRss });
+      if (n === sizes[sizes.length - 1]) {
+        // The nightly case: the same input again at the same prefix, compared with the run just written.
+        const again = auditInChild(file, join(dir, "bundle"), join(dir, `out-${n}`), extra);
+        if (!/: 0 new, 0 resolved, \d+ persisting/.test(again.stdout)) {
+          throw new Error(`the second audit of ${n} objects did not compare: ${again.stdout.slice(0, 600)}`);
+        }
+        compared = { ms: again.ms, peakRss: again.peakRss };
+      }
       if (process.env.TOLLGATE_BENCH_KEEP !== "1") {
         rmSync(file, { force: true });
         rmSync(join(dir, `out-${n}`), { recursive: true, force: true });
@@ -431,7 +450,8 @@ async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Be
                 `${r.n.toLocaleString("en")} objects (${mb(r.bytes)}): ${mb(r.peakRss)} in ${(r.ms / 1000).toFixed(1)} s (${Math.round((r.n * 1000) / r.ms).toLocaleString("en")} objects/s with start-up and reports)`,
             )
             .join("; "),
-        `input ×${(large.n / small.n).toFixed(0)}, peak RSS ×${growth.toFixed(2)}`,
+        `input ×${(large.n / small.n).toFixed(0)}, peak RSS ×${growth.toFixed(2)}; every run under a ${HEAP_CAP_MIB} MiB V8 heap cap (--max-old-space-size)`,
+        `${large.n.toLocaleString("en")} objects again at the same prefix, compared with that run (previous report.json read as a stream): ${mb(compared!.peakRss)} in ${(compared!.ms / 1000).toFixed(1)} s`,
       ],
       data: {
         ...Object.fromEntries(
@@ -441,6 +461,9 @@ async function memoryRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Be
           ]),
         ),
         growth,
+        comparedPeakRssBytes: compared!.peakRss,
+        comparedMs: Math.round(compared!.ms),
+        heapCapMiB: HEAP_CAP_MIB,
       },
     };
   } finally {
