@@ -63,7 +63,7 @@ export const AUDIT_HELP_FOOTER = `
 Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
 trees (a Git checkout: every *.yaml, *.yml and *.json; .git and node_modules left out; documents that are not
 Kubernetes objects are counted as skipped), .tar/.tar.gz/.tgz archives (git archive output), and s3://bucket/prefix
-(every *.yaml, *.yml and *.json object under the prefix; s3://bucket/key for one object). Every document gives
+(every *.yaml, *.yml, *.json and archive object under the prefix; s3://bucket/key for one object). Every document gives
 exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
 
 S3: --bundle, sources, --previous, --compare-with and --out all take s3:// locations. Credentials and region come
