@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
-import { ConfigError, StorageError } from "#lib";
+import { StorageError } from "#lib";
 import {
   type BlobStore,
   type BlobWrite,

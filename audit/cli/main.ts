@@ -53,7 +53,11 @@ async function main(argv: readonly string[]): Promise<number> {
     let outcome: CommandOutcome;
     if (args.kind === "audit") {
       const { runAuditCommand } = await import("./commands/audit.js");
-      outcome = await runAuditCommand(args.config, { ...io, isTty: process.stderr.isTTY === true });
+      outcome = await runAuditCommand(args.config, {
+        ...io,
+        isTty: process.stderr.isTTY === true,
+        ...(process.stderr.columns !== undefined && { columns: process.stderr.columns }),
+      });
     } else if (args.kind === "bundle-build") {
       const { runBundleBuild } = await import("./commands/bundle-build.js");
       outcome = await runBundleBuild(args.config, io);

@@ -40,6 +40,7 @@ export function archiveSource(path: string, options: SourceOptions): Source {
           return;
         }
         raw = await readFile(path);
+        options.onRead?.(raw.length);
       } catch (err) {
         yield archiveErrorUnit(path, readErrorText(err));
         return;

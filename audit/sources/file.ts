@@ -69,6 +69,8 @@ const HEAD_BYTES = 16 * 1024;
 
 function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | "error"): SourceUnit {
   const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  /** The decode options of the streamed reads, which also count the bytes they read. */
+  const meter = options.onRead === undefined ? decodeOptions : { ...decodeOptions, onRead: options.onRead };
   const base = { file: path };
   /** How stream() and raw() read the file: whole (as read() does), streamed as YAML or as a JSON List, or an error. */
   const plan = async (): Promise<
@@ -114,7 +116,9 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
           ],
         };
       }
-      return { text: await readFile(path, "utf8") };
+      const text = await readFile(path, "utf8");
+      options.onRead?.(info.size);
+      return { text };
     } catch (err) {
       return { docs: [{ kind: "error", location: { file: path }, error: readErrorText(err) }] };
     }
@@ -133,8 +137,8 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
       }
       const docs =
         p.mode === "json"
-          ? streamJsonList(path, base, { ...decodeOptions, size: p.size, maxJsonParseBytes: options.maxJsonParseBytes })
-          : streamYaml(path, base, decodeOptions);
+          ? streamJsonList(path, base, { ...meter, size: p.size, maxJsonParseBytes: options.maxJsonParseBytes })
+          : streamYaml(path, base, meter);
       try {
         yield* docs;
       } catch (err) {
@@ -155,9 +159,9 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
       }
       const parts =
         p.mode === "yaml"
-          ? streamYamlParts(path, base, decodeOptions)
+          ? streamYamlParts(path, base, meter)
           : streamJsonListParts(path, base, {
-              ...decodeOptions,
+              ...meter,
               size: p.size,
               maxJsonParseBytes: options.maxJsonParseBytes,
               whole: p.mode === "json-whole",

@@ -19,7 +19,7 @@ import { createReadStream } from "node:fs";
 import { type DecodedDocument, type ParseOptions, parseDocuments } from "#lib";
 import type { Location } from "../model.js";
 import { type DecodeOptions, decodeText, jsonParseOptions, objectDoc } from "./decode.js";
-import type { RawJsonList, RawPart, SourceDoc } from "./types.js";
+import type { RawJsonList, RawPart, ReadMeter, SourceDoc } from "./types.js";
 
 /** lib's default bound on one document (`ParseOptions.maxBytes`), which YAML documents and List items keep. */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -28,12 +28,20 @@ const MAX_DEPTH = 128;
 const READ_BUFFER = 1024 * 1024;
 
 /** Tests set a small read buffer so that markers, strings and values fall across chunk boundaries. */
-export interface StreamTuning {
+export interface StreamTuning extends ReadMeter {
   readBuffer?: number;
 }
 
 function readText(path: string, tuning: StreamTuning | undefined): AsyncIterable<string> {
-  return createReadStream(path, { encoding: "utf8", highWaterMark: tuning?.readBuffer ?? READ_BUFFER });
+  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: tuning?.readBuffer ?? READ_BUFFER });
+  const onRead = tuning?.onRead;
+  if (onRead === undefined) return stream;
+  return (async function* () {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      onRead(Buffer.byteLength(chunk, "utf8"));
+      yield chunk;
+    }
+  })();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -648,7 +656,8 @@ function quote(c: number): string {
 
 async function scan(path: string, events: ScanEvents, tuning: StreamTuning): Promise<ListScanner> {
   const scanner = new ListScanner(events, MAX_DOCUMENT_BYTES);
-  for await (const chunk of readText(path, tuning)) scanner.push(chunk);
+  // The structure pass is not progress: the items pass reads the same bytes again.
+  for await (const chunk of readText(path, { readBuffer: tuning.readBuffer })) scanner.push(chunk);
   scanner.end();
   return scanner;
 }

@@ -90,7 +90,7 @@ export interface Source {
 }
 
 /** Bounds and behaviour of the sources. */
-export interface SourceOptions {
+export interface SourceOptions extends ReadMeter {
   /**
    * Largest text read whole: an archive member, an S3 object, a file read with `read()`. Streamed files
    * (`SourceUnit.stream`) are not bounded by it, only by the bound on each document (8 MiB). Default 512 MiB.
@@ -105,6 +105,11 @@ export interface SourceOptions {
   maxArchiveBytes: number;
   /** Most members in one archive. Default 1,000,000. */
   maxArchiveEntries: number;
+}
+
+/** Progress: told the bytes of input read, each byte of a file, archive or S3 object once (the CLI's ETA). */
+export interface ReadMeter {
+  onRead?: (bytes: number) => void;
 }
 
 export const DEFAULT_SOURCE_OPTIONS: Readonly<SourceOptions> = Object.freeze({

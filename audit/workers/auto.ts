@@ -7,12 +7,8 @@
  * fifth of its size. s3:// sources are not measured (that would take a listing of its own): name a number of
  * workers for them.
  */
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
-import { isS3Url } from "#lib/storage";
-import { DOCUMENT_FILE } from "../sources/types.js";
+import { localInputFiles } from "../sources/size.js";
 
 /** Input bytes (YAML, or five times as much JSON) from which `auto` starts workers. */
 export const AUTO_MIN_BYTES = 4 * 1024 * 1024;
@@ -51,45 +47,13 @@ export async function resolveWorkers(
 /** The bytes of the local sources' document files and archives (JSON weighted), counted until `enough`. */
 async function localBytes(sources: readonly string[], enough: number): Promise<number> {
   let total = 0;
-  const walk = async (dir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (total >= enough) return;
-      const path = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== ".git" && e.name !== "node_modules") await walk(path);
-      } else if (e.isFile() && DOCUMENT_FILE.test(e.name)) {
-        total += weighted(path, await size(path));
-      }
-    }
-  };
-  for (const s of sources) {
+  for await (const f of localInputFiles(sources)) {
+    total += weighted(f.path, f.size);
     if (total >= enough) break;
-    if (isS3Url(s)) continue;
-    try {
-      const info = await stat(s);
-      if (info.isDirectory()) await walk(s);
-      else total += weighted(s, info.size);
-    } catch {
-      // openSource reports a missing source.
-    }
   }
   return total;
 }
 
 function weighted(path: string, bytes: number): number {
   return /\.json$/i.test(path) ? bytes * JSON_WEIGHT : bytes;
-}
-
-async function size(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return 0;
-  }
 }

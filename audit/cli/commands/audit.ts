@@ -5,13 +5,16 @@
 import { join } from "node:path";
 import { isS3Url } from "#lib/storage";
 import type { AuditResult, AuditRunHeader } from "../../model.js";
-import type { AuditConfig, AuditProgress } from "../../run.js";
+import type { AuditConfig } from "../../run.js";
 import type { ResolvedAuditConfig } from "../audit-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
+import type { ProgressBar } from "../progress.js";
 
 export interface AuditIo extends CommandIo {
-  /** Whether standard error is a terminal: only then is a progress line drawn (never in CI logs). */
+  /** Whether standard error is a terminal: only then is a progress bar drawn (never in CI logs). */
   isTty: boolean;
+  /** The terminal's width, for the progress bar. Default 80. */
+  columns?: number;
 }
 
 /** What one `tollgate audit` run produced: its outcome for the exit code, the run, and the folder written. */
@@ -39,11 +42,15 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
       import("../../model.js"),
     ]);
   const s3 = config.s3;
+  // The progress bar counts the bytes the audit reads, once it starts (reads while loading policies are not counted).
+  let onRead: ((bytes: number) => void) | undefined;
   const sourceOptions = {
     ...DEFAULT_SOURCE_OPTIONS,
     ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
   };
-  const sources = await Promise.all(config.sources.map((s) => openSource(s, sourceOptions, s3)));
+  const sources = await Promise.all(
+    config.sources.map((s) => openSource(s, { ...sourceOptions, onRead: (n) => onRead?.(n) }, s3)),
+  );
   const previous = config.previous === undefined ? undefined : await openSource(config.previous, sourceOptions, s3);
   let result: AuditResult;
   let policiesFromInput: number;
@@ -61,7 +68,18 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
 
     const { resolveWorkers } = await import("../../workers/auto.js");
     const workers = await resolveWorkers(config.workers, config.sources, { previous: previous !== undefined });
-    const progress = io.isTty ? createProgress(io) : undefined;
+    let progress: ProgressBar | undefined;
+    if (io.isTty) {
+      const [{ startProgressBar }, { progressTotalBytes }] = await Promise.all([
+        import("../progress.js"),
+        import("../../sources/size.js"),
+      ]);
+      progress = await startProgressBar(
+        { write: io.stderr, columns: io.columns ?? 80 },
+        await progressTotalBytes(config.sources, sourceOptions.maxJsonParseBytes),
+      );
+      onRead = progress.onRead;
+    }
     const auditConfig: AuditConfig = {
       sources,
       bundle: config.bundle,
@@ -79,7 +97,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
     try {
       result = await runAudit(auditConfig, loaded.policySet);
     } finally {
-      progress?.clear();
+      progress?.stop();
     }
   } finally {
     await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
@@ -127,24 +145,6 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
 
   const outcome = model.summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
   return { outcome, run, folder: written.folder };
-}
-
-/** A progress line on standard error, redrawn at most every 100 ms: documents, objects/s. */
-function createProgress(io: AuditIo): { update: (p: AuditProgress) => void; clear: () => void } {
-  let last = 0;
-  let drawn = false;
-  return {
-    update(p) {
-      if (p.elapsedMs - last < 100) return;
-      last = p.elapsedMs;
-      drawn = true;
-      const rate = p.elapsedMs > 0 ? Math.round((p.documents * 1000) / p.elapsedMs) : 0;
-      io.stderr(`\r\u001b[2Kauditing: ${p.documents} documents, ${p.units} files, ${rate} documents/s`);
-    },
-    clear() {
-      if (drawn) io.stderr("\r\u001b[2K");
-    },
-  };
 }
 
 function plural(n: number, word: string, pluralWord = `${word}s`): string {

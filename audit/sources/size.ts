@@ -1,0 +1,68 @@
+/**
+ * The files a run's local sources will read, with their sizes, found without reading them: the CLI's progress
+ * (percent and ETA) and `--workers auto` (whether the input is worth starting workers) both need the input's size.
+ * Folders are walked as folder sources walk them (document files; `.git` and `node_modules` left out); files and
+ * archives named on the command line count whole. `s3://` sources are not listed here.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { isS3Url } from "#lib/storage";
+import { DOCUMENT_FILE } from "./types.js";
+
+/** The local files of the sources with their sizes, in walk order; missing or unreadable paths are left out. */
+export async function* localInputFiles(sources: readonly string[]): AsyncGenerator<{ path: string; size: number }> {
+  for (const s of sources) {
+    if (isS3Url(s)) continue;
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(s);
+    } catch {
+      continue; // openSource reports a missing source.
+    }
+    if (info.isDirectory()) yield* walk(s);
+    else yield { path: s, size: info.size };
+  }
+}
+
+async function* walk(dir: string): AsyncGenerator<{ path: string; size: number }> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== ".git" && e.name !== "node_modules") yield* walk(path);
+    } else if (e.isFile() && DOCUMENT_FILE.test(e.name)) {
+      try {
+        yield { path, size: (await stat(path)).size };
+      } catch {
+        // Gone or unreadable: the folder source reports it.
+      }
+    }
+  }
+}
+
+/** A JSON file parsed whole that is at least this large makes byte progress jump: see {@link progressTotalBytes}. */
+const LARGE_WHOLE_JSON = 16 * 1024 * 1024;
+
+/**
+ * The bytes a progress bar measures the audit against, or undefined when byte progress would mislead: an `s3://`
+ * source (its size is not listed here), or a large JSON file parsed whole (read at once, then audited for a long
+ * time: its bytes would show 100% at the start).
+ */
+export async function progressTotalBytes(
+  sources: readonly string[],
+  maxJsonParseBytes: number,
+): Promise<number | undefined> {
+  if (sources.some(isS3Url)) return undefined;
+  let total = 0;
+  for await (const f of localInputFiles(sources)) {
+    if (/\.json$/i.test(f.path) && f.size >= LARGE_WHOLE_JSON && f.size <= maxJsonParseBytes) return undefined;
+    total += f.size;
+  }
+  return total;
+}
