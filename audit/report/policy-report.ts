@@ -8,7 +8,7 @@
 import type { AuditResult, Finding, FindingSeverity } from "../model.js";
 import { Spool } from "../spool.js";
 import type { ReportWriter } from "./types.js";
-import { yamlDocument } from "./yaml-emit.js";
+import { yamlDocument, yamlSequenceItems } from "./yaml-emit.js";
 
 type Result = "pass" | "fail" | "warn" | "error" | "skip";
 
@@ -88,13 +88,24 @@ function locationOf(f: Finding): string {
   return l.line === undefined ? file : `${file}:${l.line}`;
 }
 
-/** Results gathered at once: namespaces are written in batches of about this many results, one pass each. */
-const BATCH_RESULTS = 50_000;
+/** Results held at once: namespaces are gathered in batches of about this many results. */
+const BATCH_RESULTS = 10_000;
+/** Results rendered into one chunk of text. */
+const RESULTS_PER_CHUNK = 500;
+
+/** The result a finding becomes (what resultOf gives it), for counting before the results are written. */
+function resultKind(f: Finding): Exclude<Result, "pass"> {
+  return f.severity === "policy-failure" && f.type === "warning"
+    ? "warn"
+    : (RESULT[f.severity] as Exclude<Result, "pass">);
+}
 
 /**
- * One report per namespace, in namespace order. A first pass counts the results of each namespace; when they are
- * more than one batch, a second pass deals the results to one spool per batch of namespaces, so memory holds one
- * batch of results, not the run's, and the findings are read twice whatever their number.
+ * One report per namespace, in namespace order, each written as a stream. A first pass counts each namespace's
+ * results by kind (the summary comes before the results). When the results are more than one batch, a second pass
+ * deals them to one spool per batch of namespaces (on disk): a batch of small namespaces is gathered in memory (at
+ * most about `batchResults` results), and a namespace larger than a batch (the cluster report of a large export) is
+ * its batch alone and is written from its spool as it is read. Memory never holds more than a batch of results.
  */
 export function renderPolicyReports(
   run: AuditResult,
@@ -106,25 +117,30 @@ export function renderPolicyReports(
 
 async function* render(run: AuditResult, flavour: Flavour, batchResults: number): AsyncGenerator<string> {
   const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
-  const counts = new Map<string, number>(); // "" = cluster
-  const pass = new Map<string, number>();
+  const summaries = new Map<string, Record<Result, number>>(); // "" = cluster
+  const summaryOf = (ns: string): Record<Result, number> => {
+    let s = summaries.get(ns);
+    if (s === undefined) {
+      s = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+      summaries.set(ns, s);
+    }
+    return s;
+  };
   for (const o of run.objects) {
     if (o.outcome !== "valid" || o.findings > 0) continue;
-    const ns = o.object?.namespace ?? "";
-    pass.set(ns, (pass.get(ns) ?? 0) + 1);
+    summaryOf(o.object?.namespace ?? "").pass++;
   }
-  for (const f of run.findings) {
-    const ns = f.object?.namespace ?? "";
-    counts.set(ns, (counts.get(ns) ?? 0) + 1);
-  }
-  for (const ns of pass.keys()) if (!counts.has(ns)) counts.set(ns, 0);
-  const namespaces = [...counts.keys()].sort();
-  let first = true;
+  for (const f of run.findings) summaryOf(f.object?.namespace ?? "")[resultKind(f)]++;
+  const resultsIn = (ns: string): number => {
+    const s = summaries.get(ns)!;
+    return s.fail + s.warn + s.error + s.skip;
+  };
+  const namespaces = [...summaries.keys()].sort();
   // Namespaces in order, cut into batches of about batchResults results (a namespace is never split).
   const batches: string[][] = [];
   let size = 0;
   for (const ns of namespaces) {
-    const n = counts.get(ns)!;
+    const n = resultsIn(ns);
     if (batches.length === 0 || (size + n > batchResults && size > 0)) {
       batches.push([]);
       size = 0;
@@ -132,13 +148,44 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
     batches[batches.length - 1]!.push(ns);
     size += n;
   }
-  // With more than one batch, one pass deals each finding's result to its batch's spool (disk beyond a few
-  // thousand), so each batch then reads its own results only.
   const batchOf = new Map<string, number>();
   batches.forEach((b, i) => {
     for (const ns of b) batchOf.set(ns, i);
   });
-  const spools = batches.length > 1 ? batches.map(() => new Spool<[string, Record<string, unknown>]>()) : [];
+  const spools =
+    batches.length > 1 ? batches.map(() => new Spool<[string, Record<string, unknown>]>({ memoryItems: 0 })) : [];
+  let first = true;
+  const header = (ns: string): string => {
+    const metadata: Record<string, unknown> = {
+      name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
+      labels: { "app.kubernetes.io/managed-by": "tollgate" },
+      annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
+    };
+    if (ns !== "") metadata.namespace = ns;
+    const text = yamlDocument({
+      apiVersion: flavour.apiVersion,
+      kind: ns === "" ? flavour.cluster : flavour.namespaced,
+      metadata,
+      summary: summaries.get(ns)!,
+    });
+    const out = `${first ? "" : "---\n"}${text}${resultsIn(ns) === 0 ? "results: []\n" : "results:\n"}`;
+    first = false;
+    return out;
+  };
+  /** A namespace's report: its header, then its results in chunks. */
+  const report = function* (ns: string, results: Iterable<Record<string, unknown>>): Generator<string> {
+    let chunk: Record<string, unknown>[] = [];
+    let text = header(ns);
+    for (const r of results) {
+      chunk.push(r);
+      if (chunk.length === RESULTS_PER_CHUNK) {
+        yield text + yamlSequenceItems(chunk, 2);
+        text = "";
+        chunk = [];
+      }
+    }
+    yield text + yamlSequenceItems(chunk, 2);
+  };
   try {
     if (spools.length > 0) {
       for (const f of run.findings) {
@@ -147,32 +194,25 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
       }
     }
     for (let i = 0; i < batches.length; i++) {
-      const batch = new Map<string, Record<string, unknown>[]>(batches[i]!.map((ns) => [ns, []]));
-      if (spools.length > 0) {
-        for (const [ns, r] of spools[i]!) batch.get(ns)!.push(r);
-        spools[i]!.dispose();
+      const names = batches[i]!;
+      if (names.length === 1 && spools.length > 0) {
+        // One namespace: written as its spool is read.
+        yield* report(
+          names[0]!,
+          (function* () {
+            for (const [, r] of spools[i]!) yield r;
+          })(),
+        );
       } else {
-        for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
+        const batch = new Map<string, Record<string, unknown>[]>(names.map((ns) => [ns, []]));
+        if (spools.length > 0) {
+          for (const [ns, r] of spools[i]!) batch.get(ns)!.push(r);
+        } else {
+          for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
+        }
+        for (const [ns, results] of batch) yield* report(ns, results);
       }
-      for (const [ns, results] of batch) {
-        const summary = { pass: pass.get(ns) ?? 0, fail: 0, warn: 0, error: 0, skip: 0 };
-        for (const r of results) summary[r.result as Exclude<Result, "pass">]++;
-        const metadata: Record<string, unknown> = {
-          name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
-          labels: { "app.kubernetes.io/managed-by": "tollgate" },
-          annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
-        };
-        if (ns !== "") metadata.namespace = ns;
-        const doc: Record<string, unknown> = {
-          apiVersion: flavour.apiVersion,
-          kind: ns === "" ? flavour.cluster : flavour.namespaced,
-          metadata,
-          summary,
-          results,
-        };
-        yield `${first ? "" : "---\n"}${yamlDocument(doc)}`;
-        first = false;
-      }
+      spools[i]?.dispose();
     }
   } finally {
     for (const spool of spools) spool.dispose();
