@@ -3,7 +3,8 @@
  * (`Report`/`ClusterReport`, openreports.io/v1alpha1, the wg-policy API's successor with the same result shape):
  * one namespaced report per namespace with findings, one cluster report for cluster-scoped objects and for policy
  * failures and input errors (which belong to no object). `summary` counts results, plus the valid covered objects as
- * `pass` (they get no result entry, so the reports stay small).
+ * `pass` (they get no result entry, so the reports stay small). A namespace with more results than one object can
+ * hold in a cluster (1,000 results or 1 MiB of them) gets several reports: `tollgate-audit-<ns>`, `-2`, `-3`...
  */
 import type { AuditResult, Finding, FindingSeverity } from "../model.js";
 import { Spool } from "../spool.js";
@@ -90,8 +91,13 @@ function locationOf(f: Finding): string {
 
 /** Results held at once: namespaces are gathered in batches of about this many results. */
 const BATCH_RESULTS = 10_000;
-/** Results rendered into one chunk of text. */
-const RESULTS_PER_CHUNK = 500;
+/** The most results, and bytes of results text, in one report object (etcd keeps objects up to about 1.5 MiB). */
+export const REPORT_LIMITS: Readonly<ReportLimits> = Object.freeze({ results: 1000, bytes: 1024 * 1024 });
+
+export interface ReportLimits {
+  results: number;
+  bytes: number;
+}
 
 /** The result a finding becomes (what resultOf gives it), for counting before the results are written. */
 function resultKind(f: Finding): Exclude<Result, "pass"> {
@@ -111,11 +117,17 @@ export function renderPolicyReports(
   run: AuditResult,
   format: "policyreport" | "openreports",
   batchResults = BATCH_RESULTS,
+  limits: Readonly<ReportLimits> = REPORT_LIMITS,
 ): AsyncGenerator<string> {
-  return render(run, format === "policyreport" ? WG_POLICY : OPEN_REPORTS, batchResults);
+  return render(run, format === "policyreport" ? WG_POLICY : OPEN_REPORTS, batchResults, limits);
 }
 
-async function* render(run: AuditResult, flavour: Flavour, batchResults: number): AsyncGenerator<string> {
+async function* render(
+  run: AuditResult,
+  flavour: Flavour,
+  batchResults: number,
+  limits: Readonly<ReportLimits>,
+): AsyncGenerator<string> {
   const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
   const summaries = new Map<string, Record<Result, number>>(); // "" = cluster
   const summaryOf = (ns: string): Record<Result, number> => {
@@ -155,9 +167,11 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
   const spools =
     batches.length > 1 ? batches.map(() => new Spool<[string, Record<string, unknown>]>({ memoryItems: 0 })) : [];
   let first = true;
-  const header = (ns: string): string => {
+  const header = (ns: string, part: number, summary: Record<Result, number>, results: number): string => {
+    const base = `tollgate-audit${ns === "" ? "" : `-${ns}`}`;
+    const suffix = part === 1 ? "" : `-${part}`;
     const metadata: Record<string, unknown> = {
-      name: `tollgate-audit${ns === "" ? "" : `-${ns}`}`.slice(0, 253),
+      name: base.slice(0, 253 - suffix.length) + suffix,
       labels: { "app.kubernetes.io/managed-by": "tollgate" },
       annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
     };
@@ -166,25 +180,39 @@ async function* render(run: AuditResult, flavour: Flavour, batchResults: number)
       apiVersion: flavour.apiVersion,
       kind: ns === "" ? flavour.cluster : flavour.namespaced,
       metadata,
-      summary: summaries.get(ns)!,
+      summary,
     });
-    const out = `${first ? "" : "---\n"}${text}${resultsIn(ns) === 0 ? "results: []\n" : "results:\n"}`;
+    const out = `${first ? "" : "---\n"}${text}${results === 0 ? "results: []\n" : "results:\n"}`;
     first = false;
     return out;
   };
-  /** A namespace's report: its header, then its results in chunks. */
+  /**
+   * A namespace's reports: its results cut into reports of at most `limits.results` results and `limits.bytes` bytes
+   * of results text (the API server stores objects up to about 1.5 MiB), named `tollgate-audit-<ns>`, then `-2`,
+   * `-3`...; each summary counts its own results, and the first also the namespace's passing objects.
+   */
   const report = function* (ns: string, results: Iterable<Record<string, unknown>>): Generator<string> {
-    let chunk: Record<string, unknown>[] = [];
-    let text = header(ns);
+    let part = 1;
+    let items: string[] = [];
+    let bytes = 0;
+    let summary: Record<Result, number> = { pass: summaries.get(ns)!.pass, fail: 0, warn: 0, error: 0, skip: 0 };
+    const flush = (): string => {
+      const text = header(ns, part, summary, items.length) + items.join("");
+      part++;
+      items = [];
+      bytes = 0;
+      summary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+      return text;
+    };
     for (const r of results) {
-      chunk.push(r);
-      if (chunk.length === RESULTS_PER_CHUNK) {
-        yield text + yamlSequenceItems(chunk, 2);
-        text = "";
-        chunk = [];
-      }
+      const text = yamlSequenceItems([r], 2);
+      const size = Buffer.byteLength(text, "utf8");
+      if (items.length > 0 && (items.length >= limits.results || bytes + size > limits.bytes)) yield flush();
+      items.push(text);
+      bytes += size;
+      summary[r.result as Exclude<Result, "pass">]++;
     }
-    yield text + yamlSequenceItems(chunk, 2);
+    yield flush();
   };
   try {
     if (spools.length > 0) {
@@ -223,7 +251,11 @@ export const policyReportWriter: ReportWriter = {
   name: WG_POLICY.name,
   render(run) {
     return [
-      { name: WG_POLICY.file, chunks: () => render(run, WG_POLICY, BATCH_RESULTS), contentType: "application/yaml" },
+      {
+        name: WG_POLICY.file,
+        chunks: () => render(run, WG_POLICY, BATCH_RESULTS, REPORT_LIMITS),
+        contentType: "application/yaml",
+      },
     ];
   },
 };
@@ -234,7 +266,7 @@ export const openReportsWriter: ReportWriter = {
     return [
       {
         name: OPEN_REPORTS.file,
-        chunks: () => render(run, OPEN_REPORTS, BATCH_RESULTS),
+        chunks: () => render(run, OPEN_REPORTS, BATCH_RESULTS, REPORT_LIMITS),
         contentType: "application/yaml",
       },
     ];

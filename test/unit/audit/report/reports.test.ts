@@ -48,6 +48,32 @@ describe("reports from spools on disk", () => {
     expect(await textOf(renderPolicyReports(run, "openreports", batch))).toBe(byName.get("openreports.yaml"));
   });
 
+  it("policy reports over the size one object may have are cut into several, whose results add up", async () => {
+    const whole = parseDocuments(byName.get("policyreport.yaml")!).map((d) => d.object as Report);
+    for (const limits of [
+      { results: 1, bytes: 1024 * 1024 },
+      { results: 1000, bytes: 1 },
+    ]) {
+      const docs = parseDocuments(await textOf(renderPolicyReports(run, "policyreport", 3, limits)));
+      expect(docs.every((d) => d.error === undefined)).toBe(true);
+      const parts = docs.map((d) => d.object as Report);
+      // One result per report; names get -2, -3... within a namespace; summaries add up to the uncut reports'.
+      expect(
+        parts.every((p) => p.results.length === 1 || (p.results.length === 0 && parts.length === whole.length)),
+      ).toBe(true);
+      for (const w of whole) {
+        const mine = parts.filter((p) => p.metadata.namespace === w.metadata.namespace);
+        expect(mine.map((p) => p.metadata.name)).toEqual(
+          mine.map((_, i) => (i === 0 ? w.metadata.name : `${w.metadata.name}-${i + 1}`)),
+        );
+        expect(mine.flatMap((p) => p.results)).toEqual(w.results);
+        const total = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+        for (const p of mine) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += p.summary[k];
+        expect(total).toEqual(w.summary);
+      }
+    }
+  });
+
   it("the HTML table stops at its row limit and says where the rest is", async () => {
     const html = await textOf(renderHtml(run, 2));
     expect(html.match(/<tr data-severity=/g)).toHaveLength(2);
@@ -141,6 +167,12 @@ describe("report writers", () => {
     expect(one[0]!.firstSeen).toBe("2026-11-22T02:15:00.000Z");
   });
 });
+
+interface Report {
+  metadata: { name: string; namespace?: string };
+  summary: Record<"pass" | "fail" | "warn" | "error" | "skip", number>;
+  results: unknown[];
+}
 
 describe("escaping", () => {
   it.each([
