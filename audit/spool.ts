@@ -26,13 +26,24 @@ const READ_CHUNK = 1024 * 1024;
 const liveFolders = new Set<string>();
 let exitHookInstalled = false;
 
+function removeLiveFolders(): void {
+  for (const f of liveFolders) rmSync(f, { recursive: true, force: true });
+  liveFolders.clear();
+}
+
 function removeAtExit(folder: string): void {
   liveFolders.add(folder);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const f of liveFolders) rmSync(f, { recursive: true, force: true });
-  });
+  process.once("exit", removeLiveFolders);
+  // Ctrl-C on a long audit, or the end of a Lambda environment: the folders go, then the signal does what it would
+  // have done (the handler is gone once it ran, so raising the signal again ends the process as before).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      removeLiveFolders();
+      process.kill(process.pid, signal);
+    });
+  }
 }
 
 export class Spool<T> implements Iterable<T>, AsyncIterable<T> {

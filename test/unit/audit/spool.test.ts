@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,4 +68,34 @@ describe("Spool", () => {
     expect((await spool.toArray()).length).toBe(100);
     spool.dispose();
   });
+});
+
+describe("Spool temporary files", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "are removed when the process ends on %s, which still ends it",
+    async (signal) => {
+      // Prepare: a process holding a spool on disk, printing its folder, then waiting.
+      const dir = scratch();
+      const script = [
+        `import { Spool } from ${JSON.stringify(new URL("../../../audit/spool.ts", import.meta.url).href)};`,
+        `const spool = new Spool({ memoryItems: 0, directory: ${JSON.stringify(dir)} });`,
+        "spool.append({ n: 1 });",
+        "console.log('ready');",
+        "setInterval(() => {}, 1000);",
+      ].join("\n");
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      await new Promise<void>((resolve) =>
+        child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()),
+      );
+      expect(readdirSync(dir)).toHaveLength(1);
+      // Act
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, sig) => resolve(sig)));
+      child.kill(signal);
+      // Assess
+      expect(await exited).toBe(signal);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 });
