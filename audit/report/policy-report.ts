@@ -109,9 +109,10 @@ function resultKind(f: Finding): Exclude<Result, "pass"> {
 /**
  * One report per namespace, in namespace order, each written as a stream. A first pass counts each namespace's
  * results by kind (the summary comes before the results). When the results are more than one batch, a second pass
- * deals them to one spool per batch of namespaces (on disk): a batch of small namespaces is gathered in memory (at
- * most about `batchResults` results), and a namespace larger than a batch (the cluster report of a large export) is
- * its batch alone and is written from its spool as it is read. Memory never holds more than a batch of results.
+ * deals them, rendered, to one spool per batch of namespaces (on disk): a batch of small namespaces is gathered in
+ * memory (at most about `batchResults` results), and a namespace larger than a batch (the cluster report of a large
+ * export) is its batch alone and is written from its spool as it is read. Memory never holds more than a batch of
+ * results. The two flavours share the counts and the dealt results when they are written at the same time.
  */
 export function renderPolicyReports(
   run: AuditResult,
@@ -122,12 +123,49 @@ export function renderPolicyReports(
   return render(run, format === "policyreport" ? WG_POLICY : OPEN_REPORTS, batchResults, limits);
 }
 
-async function* render(
-  run: AuditResult,
-  flavour: Flavour,
-  batchResults: number,
-  limits: Readonly<ReportLimits>,
-): AsyncGenerator<string> {
+/** A result ready to write: its kind (for the summaries) and its text as an entry of `results`. */
+type Entry = [kind: Exclude<Result, "pass">, text: string];
+
+/** What both flavours read: the namespaces' summaries, their batches, and (beyond one batch) the dealt results. */
+interface Dealt {
+  summaries: Map<string, Record<Result, number>>;
+  batches: string[][];
+  /** One spool per batch, of `[namespace, kind, text]`; empty when the results are one batch. */
+  spools: Spool<[string, ...Entry]>[];
+  users: number;
+}
+
+/** The two flavours hold the same results: they are counted and dealt once per run, while either is being written. */
+const dealtByRun = new WeakMap<AuditResult, Map<number, Promise<Dealt>>>();
+
+function entryOf(f: Finding, seconds: number): Entry {
+  return [resultKind(f), yamlSequenceItems([resultOf(f, seconds)], 2)];
+}
+
+function acquireDealt(run: AuditResult, batchResults: number): Promise<Dealt> {
+  let byBatch = dealtByRun.get(run);
+  if (byBatch === undefined) {
+    byBatch = new Map();
+    dealtByRun.set(run, byBatch);
+  }
+  let dealt = byBatch.get(batchResults);
+  if (dealt === undefined) {
+    dealt = Promise.resolve().then(() => deal(run, batchResults));
+    byBatch.set(batchResults, dealt);
+  }
+  return dealt.then((d) => {
+    d.users++;
+    return d;
+  });
+}
+
+function releaseDealt(run: AuditResult, batchResults: number, d: Dealt): void {
+  if (--d.users > 0) return;
+  for (const spool of d.spools) spool.dispose();
+  dealtByRun.get(run)?.delete(batchResults);
+}
+
+function deal(run: AuditResult, batchResults: number): Dealt {
   const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
   const summaries = new Map<string, Record<Result, number>>(); // "" = cluster
   const summaryOf = (ns: string): Record<Result, number> => {
@@ -143,16 +181,12 @@ async function* render(
     summaryOf(o.object?.namespace ?? "").pass++;
   }
   for (const f of run.findings) summaryOf(f.object?.namespace ?? "")[resultKind(f)]++;
-  const resultsIn = (ns: string): number => {
-    const s = summaries.get(ns)!;
-    return s.fail + s.warn + s.error + s.skip;
-  };
-  const namespaces = [...summaries.keys()].sort();
   // Namespaces in order, cut into batches of about batchResults results (a namespace is never split).
   const batches: string[][] = [];
   let size = 0;
-  for (const ns of namespaces) {
-    const n = resultsIn(ns);
+  for (const ns of [...summaries.keys()].sort()) {
+    const s = summaries.get(ns)!;
+    const n = s.fail + s.warn + s.error + s.skip;
     if (batches.length === 0 || (size + n > batchResults && size > 0)) {
       batches.push([]);
       size = 0;
@@ -160,12 +194,35 @@ async function* render(
     batches[batches.length - 1]!.push(ns);
     size += n;
   }
-  const batchOf = new Map<string, number>();
-  batches.forEach((b, i) => {
-    for (const ns of b) batchOf.set(ns, i);
-  });
-  const spools =
-    batches.length > 1 ? batches.map(() => new Spool<[string, Record<string, unknown>]>({ memoryItems: 0 })) : [];
+  const spools: Spool<[string, ...Entry]>[] = [];
+  if (batches.length > 1) {
+    const batchOf = new Map<string, number>();
+    batches.forEach((b, i) => {
+      for (const ns of b) batchOf.set(ns, i);
+      spools.push(new Spool({ memoryItems: 0 }));
+    });
+    try {
+      for (const f of run.findings) {
+        const ns = f.object?.namespace ?? "";
+        spools[batchOf.get(ns)!]!.append([ns, ...entryOf(f, seconds)]);
+      }
+    } catch (err) {
+      for (const spool of spools) spool.dispose();
+      throw err;
+    }
+  }
+  return { summaries, batches, spools, users: 0 };
+}
+
+async function* render(
+  run: AuditResult,
+  flavour: Flavour,
+  batchResults: number,
+  limits: Readonly<ReportLimits>,
+): AsyncGenerator<string> {
+  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
+  const dealt = await acquireDealt(run, batchResults);
+  const { summaries, batches, spools } = dealt;
   let first = true;
   const header = (ns: string, part: number, summary: Record<Result, number>, results: number): string => {
     const base = `tollgate-audit${ns === "" ? "" : `-${ns}`}`;
@@ -191,7 +248,7 @@ async function* render(
    * of results text (the API server stores objects up to about 1.5 MiB), named `tollgate-audit-<ns>`, then `-2`,
    * `-3`...; each summary counts its own results, and the first also the namespace's passing objects.
    */
-  const report = function* (ns: string, results: Iterable<Record<string, unknown>>): Generator<string> {
+  const report = function* (ns: string, entries: Iterable<Entry>): Generator<string> {
     let part = 1;
     let items: string[] = [];
     let bytes = 0;
@@ -204,46 +261,38 @@ async function* render(
       summary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
       return text;
     };
-    for (const r of results) {
-      const text = yamlSequenceItems([r], 2);
+    for (const [kind, text] of entries) {
       const size = Buffer.byteLength(text, "utf8");
       if (items.length > 0 && (items.length >= limits.results || bytes + size > limits.bytes)) yield flush();
       items.push(text);
       bytes += size;
-      summary[r.result as Exclude<Result, "pass">]++;
+      summary[kind]++;
     }
     yield flush();
   };
   try {
-    if (spools.length > 0) {
-      for (const f of run.findings) {
-        const ns = f.object?.namespace ?? "";
-        spools[batchOf.get(ns)!]!.append([ns, resultOf(f, seconds)]);
-      }
-    }
     for (let i = 0; i < batches.length; i++) {
       const names = batches[i]!;
       if (names.length === 1 && spools.length > 0) {
         // One namespace: written as its spool is read.
         yield* report(
           names[0]!,
-          (function* () {
-            for (const [, r] of spools[i]!) yield r;
+          (function* (): Generator<Entry> {
+            for (const [, kind, text] of spools[i]!) yield [kind, text];
           })(),
         );
-      } else {
-        const batch = new Map<string, Record<string, unknown>[]>(names.map((ns) => [ns, []]));
-        if (spools.length > 0) {
-          for (const [ns, r] of spools[i]!) batch.get(ns)!.push(r);
-        } else {
-          for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(resultOf(f, seconds));
-        }
-        for (const [ns, results] of batch) yield* report(ns, results);
+        continue;
       }
-      spools[i]?.dispose();
+      const batch = new Map<string, Entry[]>(names.map((ns) => [ns, []]));
+      if (spools.length > 0) {
+        for (const [ns, kind, text] of spools[i]!) batch.get(ns)!.push([kind, text]);
+      } else {
+        for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(entryOf(f, seconds));
+      }
+      for (const [ns, entries] of batch) yield* report(ns, entries);
     }
   } finally {
-    for (const spool of spools) spool.dispose();
+    releaseDealt(run, batchResults, dealt);
   }
 }
 

@@ -48,6 +48,17 @@ describe("reports from spools on disk", () => {
     expect(await textOf(renderPolicyReports(run, "openreports", batch))).toBe(byName.get("openreports.yaml"));
   });
 
+  it("both policy-report flavours written at once share one dealing of the results and each comes out whole", async () => {
+    for (const batch of [1, 3, 10_000]) {
+      const [wg, open] = await Promise.all([
+        textOf(renderPolicyReports(run, "policyreport", batch)),
+        textOf(renderPolicyReports(run, "openreports", batch)),
+      ]);
+      expect(wg).toBe(byName.get("policyreport.yaml"));
+      expect(open).toBe(byName.get("openreports.yaml"));
+    }
+  });
+
   it("policy reports over the size one object may have are cut into several, whose results add up", async () => {
     const whole = parseDocuments(byName.get("policyreport.yaml")!).map((d) => d.object as Report);
     for (const limits of [
