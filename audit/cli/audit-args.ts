@@ -76,6 +76,10 @@ summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, find
 report.html; then index.json (files and digests), then <out>/latest.json. Findings are compared with the latest
 run at <out> (or --compare-with): new, resolved, persisting; each keeps the time it was first seen.
 
+Large inputs: YAML streams and JSON Lists over --max-json-bytes are read one document at a time, the run's records
+and findings go to temporary files in $TMPDIR past 10,000 (removed at exit), and every report is written as a
+stream, so memory does not grow with the input. On a terminal, a progress bar shows the share read and an ETA.
+
 With --previous, each object is paired with its previous version (by uid, else apiVersion/kind/namespace/name) and
 validated as an UPDATE: violations on values the change kept are "grandfathered" (an unchanged update would be
 admitted), the others "blocking".
