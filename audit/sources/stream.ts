@@ -735,36 +735,21 @@ export async function* streamJsonList(
   const { list, lastItems } = head;
   let item = 0;
   const nested: unknown[] = [];
-  const out: SourceDoc[] = [];
-  const scanner = new ListScanner(
-    {
-      value() {},
-      items: (occurrence) => occurrence === lastItems,
-      element(raw, elementLine, column) {
-        const r = decodeJsonItem(raw, elementLine, column, list, item);
-        if ("nested" in r) {
-          nested.push(r.nested);
-          return;
-        }
-        item++;
-        out.push("bad" in r ? r.bad : r);
-      },
-    },
-    MAX_DOCUMENT_BYTES,
-  );
   try {
-    for await (const chunk of readText(path, options)) {
-      scanner.push(chunk);
-      yield* out;
-      out.length = 0;
-    }
-    scanner.end();
+    yield* itemsPass(path, options, lastItems, (raw, elementLine, column, push: (d: SourceDoc) => void) => {
+      const r = decodeJsonItem(raw, elementLine, column, list, item);
+      if ("nested" in r) {
+        nested.push(r.nested);
+        return;
+      }
+      item++;
+      push("bad" in r ? r.bad : r);
+    });
   } catch (error) {
     // The file changed between the passes.
     yield secondPassError(error, list);
     return;
   }
-  yield* out;
   // Nested Lists after the top-level items, breadth first, as lib's unwrapList orders them.
   const location = (): Location => ({ ...base, document: 0, line: list.line, item: item++ });
   for (let i = 0; i < nested.length; i++) {
@@ -798,28 +783,44 @@ export async function* streamJsonListParts(
   const { lastItems } = head;
   const list: RawJsonList = options.whole === true ? { ...head.list, whole: true } : head.list;
   let item = 0;
-  const out: RawPart[] = [];
+  try {
+    yield* itemsPass(path, options, lastItems, (raw, elementLine, column, push: (p: RawPart) => void) =>
+      push({ kind: "json-item", raw, elementLine, column, item: item++, list }),
+    );
+  } catch (error) {
+    yield options.whole === true ? { kind: "reparse" } : { kind: "docs", docs: [secondPassError(error, list)] };
+  }
+}
+
+/**
+ * The second pass over a JSON List: the elements of its `lastItems`-th `items` member, each handed to `element`,
+ * which pushes what it makes of it; those are yielded after each chunk read. Throws what reading or scanning throws
+ * (the file changed between the passes).
+ */
+async function* itemsPass<T>(
+  path: string,
+  tuning: StreamTuning,
+  lastItems: number,
+  element: (raw: string | undefined, elementLine: number, column: number, push: (value: T) => void) => void,
+): AsyncGenerator<T> {
+  const out: T[] = [];
+  const push = (value: T): void => {
+    out.push(value);
+  };
   const scanner = new ListScanner(
     {
       value() {},
       items: (occurrence) => occurrence === lastItems,
-      element(raw, elementLine, column) {
-        out.push({ kind: "json-item", raw, elementLine, column, item: item++, list });
-      },
+      element: (raw, elementLine, column) => element(raw, elementLine, column, push),
     },
     MAX_DOCUMENT_BYTES,
   );
-  try {
-    for await (const chunk of readText(path, options)) {
-      scanner.push(chunk);
-      yield* out;
-      out.length = 0;
-    }
-    scanner.end();
-  } catch (error) {
-    yield options.whole === true ? { kind: "reparse" } : { kind: "docs", docs: [secondPassError(error, list)] };
-    return;
+  for await (const chunk of readText(path, tuning)) {
+    scanner.push(chunk);
+    yield* out;
+    out.length = 0;
   }
+  scanner.end();
   yield* out;
 }
 
