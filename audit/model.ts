@@ -17,7 +17,7 @@
  * Secrets and credential-named fields. `badValue` is never copied.
  */
 import { createHash } from "node:crypto";
-import type { FieldError, PolicyFailure, Verdict } from "#lib";
+import type { FieldError, PolicyFailure, RuleFamily, Verdict } from "#lib";
 import type { Spool } from "./spool.js";
 
 /** The `reportVersion` of report.json; bumped on any incompatible change of this model. */
@@ -58,7 +58,7 @@ export interface Location {
 
 /** Which rule produced a finding. */
 export interface RuleRef {
-  family: "crd" | "kubevirt" | "declarative" | "config" | "input";
+  family: RuleFamily | "tollgate" | "config" | "input";
   /** crd: CRD name; kubevirt: `<namespace>/<template>` or `vm-annotation`; declarative: `<group>/<version>.<Kind>`. */
   policy?: string;
   /** CEL rule text, OpenAPI keyword, KubeVirt rule name, declarative tag. */

@@ -8,8 +8,8 @@ export { isArtifactText } from "./bundle/artifact.js";
 export { type BuiltArtifact, buildBundleArtifact } from "./bundle/build.js";
 export { loadBundle } from "./bundle/load.js";
 export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
-export type { FieldError, FieldErrorSource, FieldErrorType, Severity } from "./field/error.js";
-export { errorText } from "./field/error.js";
+export type { FieldError, FieldErrorSource, FieldErrorType, RuleFamily, Severity } from "./field/error.js";
+export { errorText, RULE_FAMILIES } from "./field/error.js";
 export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
 export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
@@ -21,11 +21,15 @@ export type {
   BundleS3Options,
   CoveredKind,
   DecodeLimits,
+  DenialStatus,
   FailurePolicy,
+  GroupVersionKind,
+  GroupVersionResource,
   Operation,
   PolicyFailure,
   PolicySet,
   ResolvedBundleConfig,
+  UserInfo,
   ValidateRequest,
   Verdict,
 } from "./policy/types.js";

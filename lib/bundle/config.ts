@@ -2,6 +2,7 @@
  * `tollgate.yaml` (apiVersion tollgate.dev/v1alpha1, kind BundleConfig): policy configuration that travels with
  * the bundle. Precedence (resolveBundleConfig): BundleOptions, then tollgate.yaml, then the built-in defaults.
  */
+import { RULE_FAMILIES, type RuleFamily } from "../field/error.js";
 import type { BundleOptions, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 
 export const BUNDLE_CONFIG_API_VERSION = "tollgate.dev/v1alpha1";
@@ -20,7 +21,11 @@ export interface BundleConfigDoc {
   featureGates?: Record<string, boolean>;
   failurePolicy?: "Fail" | "Ignore";
   limits?: { documentBytes?: number; depth?: number };
-  families?: Partial<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+  families?: Partial<Record<RuleFamily, boolean>>;
+}
+
+function isRuleFamily(name: string): name is RuleFamily {
+  return (RULE_FAMILIES as readonly string[]).includes(name);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -83,8 +88,9 @@ export function parseBundleConfig(
     else {
       out.families = {};
       for (const [k, v] of Object.entries(doc.families)) {
-        if (k !== "crd" && k !== "kubevirt" && k !== "declarative") {
-          fail(`families.${k}`, `Unsupported value: "${k}": supported values: "crd", "declarative", "kubevirt"`);
+        if (!isRuleFamily(k)) {
+          const supported = [...RULE_FAMILIES].sort().map((f) => `"${f}"`);
+          fail(`families.${k}`, `Unsupported value: "${k}": supported values: ${supported.join(", ")}`);
         } else if (typeof v !== "boolean")
           fail(`families.${k}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
         else out.families[k] = v;
@@ -100,9 +106,7 @@ export function resolveBundleConfig(fromFile: BundleConfigDoc, options: BundleOp
     featureGates: Object.freeze({ ...KNOWN_FEATURE_GATES, ...fromFile.featureGates, ...options.featureGates }),
     failurePolicy: options.failurePolicy ?? fromFile.failurePolicy ?? "Fail",
     families: Object.freeze({
-      crd: true,
-      kubevirt: true,
-      declarative: true,
+      ...(Object.fromEntries(RULE_FAMILIES.map((f) => [f, true])) as Record<RuleFamily, boolean>),
       ...fromFile.families,
       ...options.families,
     }),

@@ -56,13 +56,14 @@ export function createDeclarativeCompiler(): FamilyCompiler {
   const files: BundleFile[] = [];
   return {
     family: "declarative",
+    stage: "schema",
     claimFile(file) {
       if (!file.path.endsWith(".go") && baseName(file.path) !== "go.mod") return false;
       files.push(file);
       return true;
     },
     claimDocument: () => false,
-    async compile(config) {
+    async compile({ config }) {
       const r = await compileDeclarative(files, config);
       return { policy: r.policy, failures: r.failures };
     },
@@ -474,6 +475,7 @@ function createPolicy(kinds: CompiledKind[], covered: CoveredKind[]): FamilyPoli
   for (const k of kinds) byKey.set(`${k.group}/${k.version}/${k.kind}`, k);
   return Object.freeze({
     family: "declarative" as const,
+    stage: "schema" as const,
     kinds: Object.freeze(covered),
     covers: (group: string, version: string, kind: string) => byKey.has(`${group}/${version}/${kind}`),
     validate(req: FamilyRequest, ctx: { config: ResolvedBundleConfig }): FamilyResult | undefined {
@@ -493,6 +495,7 @@ export function validateKind(k: CompiledKind, req: FamilyRequest, config: Resolv
   const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [] };
   if (req.operation === "DELETE") return result;
   const errCtx: ErrorContext = { source: { kind: "declarative", policy: k.policy } };
+  if (req.secret) errCtx.redact = true;
   const sub = req.subresource === undefined || req.subresource === "" ? "/" : `/${req.subresource.replace(/^\//, "")}`;
   if (!k.subresources.has(sub)) {
     result.errors.push(internal(null, `no validation found for *${k.pkgName}.${k.kind}, subresource: ${sub}`, errCtx));

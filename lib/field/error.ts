@@ -5,6 +5,7 @@
 
 import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody, showsValue } from "./message.js";
 import type { Path } from "./path.js";
+import { isCredentialField } from "./redact.js";
 
 export { GoFloat, OMIT_VALUE, REDACTED };
 
@@ -22,16 +23,39 @@ export type FieldErrorType =
   | "FieldValueTooFew"
   | "InternalError";
 
-export type Severity = "error" | "warning" | "shadow";
+/**
+ * `error` rejects; `warning` is returned to the client; `audit` is only recorded (ValidatingAdmissionPolicy's `Audit`
+ * action, Pod Security's audit level); `shadow` is computed but not enforced (alpha/beta declarative rules).
+ */
+export type Severity = "error" | "warning" | "audit" | "shadow";
 
-export type RuleFamily = "crd" | "kubevirt" | "declarative";
+/**
+ * The rule families, in the order the API server applies them: the schema families answer as the resource's
+ * strategy validation does (422 Invalid with field causes); the admission families as validating admission plugins
+ * do, after it (Pod Security, then ValidatingAdmissionPolicy, as kube-apiserver orders its plugins).
+ */
+export const RULE_FAMILIES = ["crd", "kubevirt", "declarative", "pod-security", "admission-policy"] as const;
+export type RuleFamily = (typeof RULE_FAMILIES)[number];
 
 export interface FieldErrorSource {
-  kind: RuleFamily;
-  /** crd: CRD name; kubevirt: "<namespace>/<template>" or "vm-annotation"; declarative: "<group>/<version>.<Kind>". */
+  /** The family whose rule this is; `tollgate` for errors about the request itself or an internal fault. */
+  kind: RuleFamily | "tollgate";
+  /**
+   * crd: CRD name; kubevirt: "<namespace>/<template>" or "vm-annotation"; declarative: "<group>/<version>.<Kind>";
+   * pod-security: "<level>:<version>"; admission-policy: the ValidatingAdmissionPolicy's name.
+   */
   policy: string;
-  /** crd: CEL rule text or OpenAPI keyword ("maximum"); kubevirt: rule name; declarative: the tag. */
+  /**
+   * crd: CEL rule text or OpenAPI keyword ("maximum"); kubevirt: rule name; declarative: the tag; pod-security: the
+   * check id; admission-policy: the expression of the validation (or audit annotation, match condition).
+   */
   rule?: string;
+  /** admission-policy: the ValidatingAdmissionPolicyBinding. */
+  binding?: string;
+  /** admission-policy: the param object the evaluation used ("<namespace>/<name>", or "<name>" cluster-scoped). */
+  param?: string;
+  /** admission-policy: the index of the validation in `spec.validations`. */
+  index?: number;
 }
 
 export interface FieldError {
@@ -69,7 +93,9 @@ function make(
   valueShown: boolean,
 ): FieldError {
   const field = typeof path === "string" ? path : path === null ? "<nil>" : path.toString();
-  const redacted = ctx.redact === true && valueShown && value !== OMIT_VALUE;
+  // Redaction happens here, when the error is built: every value of a Secret (ctx.redact), and the value of a field
+  // whose name says it holds a credential.
+  const redacted = valueShown && value !== OMIT_VALUE && (ctx.redact === true || isCredentialField(field));
   const shown = redacted ? REDACTED : value;
   const err: FieldError = {
     type,

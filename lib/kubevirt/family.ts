@@ -249,6 +249,7 @@ export function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCach
 
   return Object.freeze({
     family: FAMILY,
+    stage: "schema",
     kinds: Object.freeze(kinds),
     covers(group: string, version: string, kind: string): boolean {
       if (group === VM_GROUP) return kind === "VirtualMachine" && VM_VERSIONS.has(version);
@@ -308,6 +309,7 @@ export function createKubevirtCompiler(): FamilyCompiler {
   const claimed: BundleDocument[] = [];
   return {
     family: FAMILY,
+    stage: "schema",
     claimFile: () => false,
     claimDocument(doc) {
       if (!isTemplateObject(doc.object) && !isVirtualMachineObject(doc.object)) return false;

@@ -1,12 +1,35 @@
 /**
- * The plug-in contract of the rule families other than CRDs (KubeVirt template validations, declarative +k8s:
- * tags). The bundle loader offers every document and file to each family's compiler; the compiled family policy
- * is consulted by PolicySet.validate() for every object, and its results are merged with the CRD family's.
+ * The plug-in contract of the rule families. Every family (CRD schemas and CEL rules, KubeVirt template validations,
+ * declarative +k8s: tags, Pod Security, ValidatingAdmissionPolicy) lives in its own folder and exports one
+ * {@link FamilyCompilerFactory}; lib/bundle offers it the bundle's files and documents, compiles it once, and the
+ * PolicySet consults the compiled {@link FamilyPolicy} for every object whose kind it covers. The PolicySet knows no
+ * family by name: it routes by kind, merges results on one path and applies the failure policy.
+ *
+ * Families come in two stages, applied in the API server's order (see RULE_FAMILIES in lib/field/error.ts):
+ * - `schema` families answer as the resource's strategy validation does: field errors that deny with 422 `Invalid`.
+ *   When any of them denies, the admission stage does not run (the registry validates before it calls the
+ *   validating admission plugins: k8s.io/apiserver registry/generic/registry/store.go, Create and Update).
+ * - `admission` families answer as validating admission plugins do, in order; the first that denies gives the
+ *   request's Status ({@link FamilyResult.status}); warnings and audit annotations of every family are kept.
  */
-import type { ErrorContext, FieldError } from "../field/error.js";
-import type { BundleFile, CoveredKind, Operation, PolicyFailure, ResolvedBundleConfig } from "./types.js";
+import type { ErrorContext, FieldError, RuleFamily } from "../field/error.js";
+import type { ClusterState } from "./cluster-state.js";
+import type { ResourceCatalogue } from "./resources.js";
+import type {
+  BundleFile,
+  CoveredKind,
+  DenialStatus,
+  GroupVersionKind,
+  GroupVersionResource,
+  Operation,
+  PolicyFailure,
+  ResolvedBundleConfig,
+  UserInfo,
+} from "./types.js";
 
-/** A decoded bundle document offered to the families (CRDs and BundleConfig are taken before). */
+export type FamilyStage = "schema" | "admission";
+
+/** A decoded bundle document offered to the families (BundleConfig is taken before). */
 export interface BundleDocument {
   object: Record<string, unknown>;
   file: string;
@@ -16,15 +39,41 @@ export interface BundleDocument {
   item?: string;
 }
 
-/** The request as a family sees it: an object (a decoded record) and what is known about it. */
+/**
+ * The request as a family sees it: a decoded object and everything known about the request, resolved once by the
+ * PolicySet (the defaults of ValidateRequest applied).
+ */
 export interface FamilyRequest {
   operation: Operation;
+  /** The object (for DELETE: the stored object, as the API server's admission attributes give it). */
   object: Record<string, unknown>;
   oldObject?: Record<string, unknown>;
+  /** Without a leading "/"; absent for the main resource. */
   subresource?: string;
+  /** The object's own group, version and kind (from its apiVersion and kind). */
   group: string;
   version: string;
   kind: string;
+  /** The request's namespace ("" for cluster-scoped objects and for unknown ones). */
+  namespace: string;
+  /** The request's name ("" when the object has none yet, e.g. generateName). */
+  name: string;
+  /** The resource the request is for, when the catalogue or the AdmissionReview knows it. */
+  resource?: GroupVersionResource;
+  /** `request.kind` of an AdmissionReview, else the object's group/version/kind. */
+  requestKind: GroupVersionKind;
+  /** `request.requestKind`... when the client asked for another version (matchPolicy Equivalent). */
+  originalKind?: GroupVersionKind;
+  originalResource?: GroupVersionResource;
+  originalSubresource?: string;
+  userInfo: UserInfo;
+  dryRun: boolean;
+  options?: Record<string, unknown>;
+  /**
+   * Whether values must never appear in what the family returns: the object is a core/v1 Secret. Families build
+   * their errors with {@link errorContext}, which also drops values of credential-named fields.
+   */
+  secret: boolean;
 }
 
 /** What one family says about one object. Severity decides the list each error lands in. */
@@ -33,35 +82,92 @@ export interface FamilyResult {
   warnings: FieldError[];
   shadowed: FieldError[];
   ratcheted: FieldError[];
-  /** Warning texts beyond `${field}: ${message}` of the warnings (the PolicySet adds those). */
+  /** Results only recorded (VAP `Audit` action, Pod Security audit level). */
+  audits?: FieldError[];
+  /**
+   * Warning texts returned to the client beyond `${field}: ${message}` of `warnings` (which the PolicySet adds
+   * unless {@link FamilyResult.warningTexts} is given).
+   */
   extraWarningTexts?: string[];
+  /**
+   * The exact warning texts, when the family words its warnings itself (admission families: `Validation failed for
+   * ValidatingAdmissionPolicy ...`, `would violate PodSecurity ...`); replaces the `${field}: ${message}` texts.
+   */
+  warningTexts?: string[];
+  /** The object as the API server would store it (schema families: pruned and defaulted). */
+  object?: unknown;
+  /** Admission families: the Status of a denial (`errors` then holds the findings behind it). */
+  status?: DenialStatus;
+  /** Admission families: audit annotations as the in-tree plugin records them. */
+  auditAnnotations?: Record<string, string>;
+}
+
+/** What a family's validate() gets besides the request. */
+export interface FamilyValidateContext {
+  config: ResolvedBundleConfig;
 }
 
 /** A compiled family: immutable, pure, synchronous. */
 export interface FamilyPolicy {
-  readonly family: "kubevirt" | "declarative";
+  readonly family: RuleFamily;
+  readonly stage: FamilyStage;
+  /** The kinds it has something to check for (CoveredKind.rules > 0). */
   readonly kinds: readonly CoveredKind[];
-  /** Whether this family has rules for objects of this group/version/kind. */
+  /**
+   * Whether this family may have something to say about objects of this group/version/kind: a fast filter. The
+   * verdict is what counts (`covered` is true only when a family really checked the object).
+   */
   covers(group: string, version: string, kind: string): boolean;
-  /** Validates one object; undefined when the family has nothing to say about it. Never throws for a bad object. */
-  validate(req: FamilyRequest, ctx: { config: ResolvedBundleConfig }): FamilyResult | undefined;
+  /** Validates one object; undefined when the family has nothing to check for it. Never throws for a bad object. */
+  validate(req: FamilyRequest, ctx: FamilyValidateContext): FamilyResult | undefined;
+}
+
+/** What a family's compile() gets. */
+export interface FamilyCompileContext {
+  config: ResolvedBundleConfig;
+  /**
+   * `eager` compiles every rule at load and reports every failure; `lazy` (bundle artifacts, whose build recorded
+   * the failures) may compile on first use.
+   */
+  compile: "eager" | "lazy";
+  /**
+   * Admission families only (schema families see an empty one): the bundle's objects that no family took as a
+   * policy (Namespaces, RBAC objects, parameter objects) and BundleOptions.clusterState.
+   */
+  cluster: ClusterState;
+  /**
+   * Admission families only: the built-in resources of Kubernetes 1.36 and the kinds of the schema families (CRDs).
+   */
+  resources: ResourceCatalogue;
 }
 
 /** Builds a family's policy from the bundle. One compiler instance per loadBundle call. */
 export interface FamilyCompiler {
-  readonly family: "kubevirt" | "declarative";
+  readonly family: RuleFamily;
+  readonly stage: FamilyStage;
   /** Offered every non-YAML/JSON file of the bundle (e.g. Go sources); true when the family takes it. */
   claimFile(file: BundleFile): boolean;
-  /** Offered every decoded document that is not a CRD or BundleConfig; true when the family takes it. */
+  /** Offered every decoded document but BundleConfig; true when the family takes it as (part of) a policy. */
   claimDocument(doc: BundleDocument): boolean;
   /** Compiles everything claimed. Problems are PolicyFailures, never exceptions. */
-  compile(config: ResolvedBundleConfig): Promise<{ policy: FamilyPolicy | null; failures: PolicyFailure[] }>;
+  compile(ctx: FamilyCompileContext): Promise<{ policy: FamilyPolicy | null; failures: PolicyFailure[] }>;
 }
 
 /** Creates the family compilers of one loadBundle call. */
 export type FamilyCompilerFactory = () => FamilyCompiler;
 
-/** A shared ErrorContext builder for families. */
-export function familyContext(kind: "kubevirt" | "declarative", policy: string, rule?: string): ErrorContext {
-  return rule === undefined ? { source: { kind, policy } } : { source: { kind, policy, rule } };
+/**
+ * The ErrorContext a family builds errors with. `secret` (FamilyRequest.secret) drops every value; credential-named
+ * fields lose theirs anyway (lib/field/redact.ts).
+ */
+export function errorContext(
+  kind: RuleFamily,
+  policy: string,
+  options: { rule?: string; secret?: boolean; severity?: ErrorContext["severity"] } = {},
+): ErrorContext {
+  const source = options.rule === undefined ? { kind, policy } : { kind, policy, rule: options.rule };
+  const ctx: ErrorContext = { source };
+  if (options.severity !== undefined) ctx.severity = options.severity;
+  if (options.secret === true) ctx.redact = true;
+  return ctx;
 }

@@ -1,99 +1,209 @@
 /**
- * The compiled, immutable PolicySet: policies indexed by group/kind, validate() → Verdict, and the failure policy
- * for kinds whose policy failed to compile. Pure: no I/O, no clock, no environment.
+ * The compiled, immutable PolicySet: it routes each object to the families that cover its kind, merges their results
+ * on one path in the API server's order (schema families, then admission families: see lib/policy/family.ts), and
+ * applies the bundle's failure policy to kinds whose policy failed to compile and to internal faults. It knows no
+ * family by name. Pure: no I/O, no clock, no environment.
  */
-import { type ErrorContext, type FieldError, internal, invalid } from "../field/error.js";
-import { REDACTED, renderBody, showsValue } from "../field/message.js";
-import { isSecretKind, shouldRedact } from "../field/redact.js";
-import type { CompiledCrd } from "../schema/crd.js";
-import { type CelRunner, unservedVersionError, validateCustomResource } from "./crd-policy.js";
-import type { FamilyPolicy, FamilyRequest } from "./family.js";
-import type { CoveredKind, PolicyFailure, PolicySet, ResolvedBundleConfig, ValidateRequest, Verdict } from "./types.js";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Splits an apiVersion into group and version ("v1" → core group ""). */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } | undefined {
-  if (apiVersion === "") return undefined;
-  const i = apiVersion.indexOf("/");
-  if (i === -1) return { group: "", version: apiVersion };
-  if (apiVersion.indexOf("/", i + 1) !== -1) return undefined;
-  const group = apiVersion.slice(0, i);
-  const version = apiVersion.slice(i + 1);
-  if (version === "") return undefined;
-  return { group, version };
-}
+import { type ErrorContext, type FieldError, internal, invalid, RULE_FAMILIES } from "../field/error.js";
+import { isSecretKind } from "../field/redact.js";
+import { parseApiVersion } from "../objects/gvk.js";
+import { isMapping } from "../objects/mapping.js";
+import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
+import type { ResourceCatalogue } from "./resources.js";
+import type {
+  CoveredKind,
+  PolicyFailure,
+  PolicySet,
+  ResolvedBundleConfig,
+  UserInfo,
+  ValidateRequest,
+  Verdict,
+} from "./types.js";
 
 export interface PolicySetParts {
   digest: string;
   config: ResolvedBundleConfig;
-  crds: CompiledCrd[];
   failures: PolicyFailure[];
-  families?: FamilyPolicy[];
-  cel?: CelRunner | null;
+  families: FamilyPolicy[];
+  resources: ResourceCatalogue;
 }
 
-const EMPTY: readonly FieldError[] = Object.freeze([]);
+/** Errors about the request itself or tollgate, not about a family's rules. */
+const TOLLGATE: ErrorContext = { source: { kind: "tollgate", policy: "tollgate" } };
 
-function verdict(partial: Partial<Verdict> & { allowed: boolean; covered: boolean }): Verdict {
+const NO_USER: UserInfo = Object.freeze({ username: "" });
+
+function emptyVerdict(): Verdict {
   return {
+    allowed: true,
+    covered: false,
     errors: [],
     warnings: [],
     shadowed: [],
     ratcheted: [],
+    audits: [],
     warningTexts: [],
-    ...partial,
+    auditAnnotations: {},
   };
 }
 
-/** Redacts bad values of Secrets and credential fields: the message shows `"<redacted>"`, badValue is dropped. */
-function redact(errors: FieldError[], secret: boolean): FieldError[] {
-  for (const e of errors) {
-    if (!shouldRedact(secret, e.field)) continue;
-    if (!("badValue" in e) && !/^(Invalid value|Unsupported value|Duplicate value|Too many): /.test(e.message))
-      continue;
-    delete e.badValue;
-    if (showsValue(e.type)) e.message = renderBody(e.type, REDACTED, e.detail);
+function rejected(errors: FieldError[]): Verdict {
+  return { ...emptyVerdict(), allowed: false, errors };
+}
+
+/** Error-severity failures per "<group>/<version>/<Kind>" they make unusable. */
+function failuresByKind(failures: readonly PolicyFailure[]): Map<string, PolicyFailure[]> {
+  const out = new Map<string, PolicyFailure[]>();
+  for (const f of failures) {
+    if (f.severity !== "error") continue;
+    for (const k of f.kinds ?? []) {
+      const list = out.get(k) ?? [];
+      list.push(f);
+      out.set(k, list);
+    }
   }
-  return errors;
+  return out;
+}
+
+/** Adds one family's result to the verdict. */
+function merge(verdict: Verdict, r: FamilyResult): void {
+  verdict.covered = true;
+  verdict.errors.push(...r.errors);
+  verdict.warnings.push(...r.warnings);
+  verdict.shadowed.push(...r.shadowed);
+  verdict.ratcheted.push(...r.ratcheted);
+  if (r.audits !== undefined) verdict.audits.push(...r.audits);
+  if (r.warningTexts !== undefined) verdict.warningTexts.push(...r.warningTexts);
+  else {
+    for (const w of r.warnings) verdict.warningTexts.push(`${w.field}: ${w.message}`);
+    if (r.extraWarningTexts !== undefined) verdict.warningTexts.push(...r.extraWarningTexts);
+  }
+  if (r.object !== undefined && verdict.object === undefined) verdict.object = r.object;
+  // Admission annotations cannot be overwritten: the first value of a key stays (k8s.io/apiserver admission
+  // attributes AddAnnotation).
+  if (r.auditAnnotations !== undefined) {
+    for (const [k, v] of Object.entries(r.auditAnnotations)) {
+      if (!Object.hasOwn(verdict.auditAnnotations, k)) verdict.auditAnnotations[k] = v;
+    }
+  }
+  if (r.status !== undefined && verdict.status === undefined) verdict.status = r.status;
 }
 
 export function createPolicySet(parts: PolicySetParts): PolicySet {
-  const byGroupKind = new Map<string, CompiledCrd>();
-  for (const crd of parts.crds) byGroupKind.set(`${crd.group}/${crd.kind}`, crd);
-  // Error-severity failures per "<group>/<version>/<Kind>" they make unusable.
-  const failedKinds = new Map<string, PolicyFailure[]>();
-  for (const f of parts.failures) {
-    if (f.severity !== "error") continue;
-    for (const k of f.kinds ?? []) {
-      const list = failedKinds.get(k) ?? [];
-      list.push(f);
-      failedKinds.set(k, list);
+  const { config, resources } = parts;
+  const order = (f: FamilyPolicy) => RULE_FAMILIES.indexOf(f.family);
+  const families = [...parts.families].sort((a, b) => order(a) - order(b));
+  const schemaFamilies = families.filter((f) => f.stage === "schema");
+  const admissionFamilies = families.filter((f) => f.stage === "admission");
+  const failedKinds = failuresByKind(parts.failures);
+  const kinds: CoveredKind[] = families.flatMap((f) => f.kinds);
+
+  function failurePolicyVerdict(errs: FieldError[]): Verdict {
+    const v = emptyVerdict();
+    v.covered = true;
+    if (config.failurePolicy === "Ignore") {
+      v.warnings = errs.map((e) => ({ ...e, severity: "warning" as const }));
+      v.warningTexts = v.warnings.map((w) => `${w.field}: ${w.message}`);
+      return v;
     }
+    v.allowed = false;
+    v.errors = errs;
+    return v;
   }
-  const kinds: CoveredKind[] = [];
-  for (const crd of parts.crds) {
-    for (const v of crd.versions.values()) {
-      if (!v.served) continue;
-      kinds.push({
-        group: crd.group,
-        version: v.name,
-        kind: crd.kind,
-        plural: crd.plural,
-        scope: crd.scope,
-        family: "crd",
-        rules: v.openAPIRuleCount + v.celRuleCount,
-        // The API server validates status updates against the same schema when the status subresource is on.
-        ...(v.hasStatusSubresource ? { subresources: ["status"] } : {}),
-      });
+
+  function failedPolicyVerdict(failed: PolicyFailure[], gvk: string): Verdict {
+    const first = failed[0]!;
+    const ctx: ErrorContext = {
+      source: { kind: first.family === "config" ? "tollgate" : first.family, policy: first.file ?? "bundle" },
+    };
+    const errs = failed.map((f) =>
+      internal(
+        null,
+        `the policy for ${gvk} failed to compile (${f.file ?? "bundle"}${f.path ? ` ${f.path}` : ""}: ${f.message})`,
+        ctx,
+      ),
+    );
+    return failurePolicyVerdict(errs);
+  }
+
+  function familyRequest(req: ValidateRequest, obj: Record<string, unknown>, group: string, version: string) {
+    const kind = obj.kind as string;
+    const meta = isMapping(obj.metadata) ? obj.metadata : {};
+    const out: FamilyRequest = {
+      operation: req.operation,
+      object: obj,
+      group,
+      version,
+      kind,
+      namespace: req.namespace ?? (typeof meta.namespace === "string" ? meta.namespace : ""),
+      name: req.name ?? (typeof meta.name === "string" ? meta.name : ""),
+      requestKind: req.kind ?? { group, version, kind },
+      userInfo: req.userInfo ?? NO_USER,
+      dryRun: req.dryRun === true,
+      secret: isSecretKind(obj.apiVersion, kind),
+    };
+    if (isMapping(req.oldObject)) out.oldObject = req.oldObject;
+    if (req.subresource !== undefined && req.subresource !== "") out.subresource = req.subresource.replace(/^\//, "");
+    const info = req.resource === undefined ? resources.forKind(group, version, kind) : undefined;
+    if (req.resource !== undefined) out.resource = req.resource;
+    else if (info !== undefined) out.resource = { group, version, resource: info.resource };
+    if (req.requestKind !== undefined) out.originalKind = req.requestKind;
+    if (req.requestResource !== undefined) out.originalResource = req.requestResource;
+    if (req.requestSubResource !== undefined) out.originalSubresource = req.requestSubResource;
+    if (req.options !== undefined) out.options = req.options;
+    return out;
+  }
+
+  /** The families' verdict: schema families first; admission families only when they allowed, until one denies. */
+  function runFamilies(freq: FamilyRequest): Verdict {
+    const verdict = emptyVerdict();
+    const ctx = { config };
+    for (const f of schemaFamilies) {
+      if (!f.covers(freq.group, freq.version, freq.kind)) continue;
+      const r = f.validate(freq, ctx);
+      if (r !== undefined) merge(verdict, r);
     }
+    if (verdict.errors.length === 0) {
+      // Admission plugins see the object as it would be stored (pruned and defaulted by the schema).
+      const admitted = isMapping(verdict.object) ? { ...freq, object: verdict.object } : freq;
+      for (const f of admissionFamilies) {
+        if (!f.covers(freq.group, freq.version, freq.kind)) continue;
+        const r = f.validate(admitted, ctx);
+        if (r === undefined) continue;
+        merge(verdict, r);
+        // The validating admission chain stops at the first plugin that denies.
+        if (r.errors.length > 0 || r.status !== undefined) break;
+      }
+    }
+    verdict.allowed = verdict.errors.length === 0 && verdict.status === undefined;
+    return verdict;
   }
-  const families = parts.families ?? [];
-  for (const f of families) kinds.push(...f.kinds);
-  const cel = parts.cel ?? null;
-  const config = parts.config;
+
+  function validateOne(req: ValidateRequest): Verdict {
+    const obj = req.object;
+    if (!isMapping(obj)) {
+      return rejected([
+        invalid(null, "", "the object must be a JSON object (a Kubernetes object with apiVersion and kind)", TOLLGATE),
+      ]);
+    }
+    const { apiVersion, kind } = obj;
+    if (typeof apiVersion !== "string" || typeof kind !== "string" || apiVersion === "" || kind === "") {
+      const errs: FieldError[] = [];
+      if (typeof apiVersion !== "string" || apiVersion === "")
+        errs.push(invalid("apiVersion", apiVersion ?? "", "must be a non-empty string", TOLLGATE));
+      if (typeof kind !== "string" || kind === "")
+        errs.push(invalid("kind", kind ?? "", "must be a non-empty string", TOLLGATE));
+      return rejected(errs);
+    }
+    const gv = parseApiVersion(apiVersion);
+    if (gv === undefined) {
+      return rejected([invalid("apiVersion", apiVersion, `unexpected GroupVersion string: ${apiVersion}`, TOLLGATE)]);
+    }
+    const gvk = `${gv.group}/${gv.version}/${kind}`;
+    const failed = failedKinds.get(gvk);
+    if (failed !== undefined) return failedPolicyVerdict(failed, gvk);
+    return runFamilies(familyRequest(req, obj, gv.group, gv.version));
+  }
 
   const set: PolicySet = {
     digest: parts.digest,
@@ -101,160 +211,20 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     failures: Object.freeze([...parts.failures]),
     config,
     covers(apiVersion: string, kind: string): boolean {
-      const gv = splitApiVersion(apiVersion);
+      const gv = parseApiVersion(apiVersion);
       if (gv === undefined) return false;
       if (failedKinds.has(`${gv.group}/${gv.version}/${kind}`)) return true;
-      if (families.some((f) => f.covers(gv.group, gv.version, kind))) return true;
-      return byGroupKind.has(`${gv.group}/${kind}`);
+      return families.some((f) => f.covers(gv.group, gv.version, kind));
     },
     validate(req: ValidateRequest): Verdict {
       try {
         return validateOne(req);
       } catch (e) {
         // Validation never throws for a bad object; an internal fault is reported per the failure policy.
-        const ctx: ErrorContext = { source: { kind: "crd", policy: "tollgate" } };
-        const err = internal(
-          null,
-          `internal error while validating: ${e instanceof Error ? e.message : String(e)}`,
-          ctx,
-        );
-        return failurePolicyVerdict([err]);
+        const detail = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
+        return failurePolicyVerdict([internal(null, detail, TOLLGATE)]);
       }
     },
   };
-
-  function failurePolicyVerdict(errs: FieldError[]): Verdict {
-    if (config.failurePolicy === "Ignore") {
-      const warnings = errs.map((e) => ({ ...e, severity: "warning" as const }));
-      return verdict({
-        allowed: true,
-        covered: true,
-        warnings,
-        warningTexts: warnings.map((w) => `${w.field}: ${w.message}`),
-      });
-    }
-    return verdict({ allowed: false, covered: true, errors: errs });
-  }
-
-  function validateOne(req: ValidateRequest): Verdict {
-    const obj = req.object;
-    const unknownCtx: ErrorContext = { source: { kind: "crd", policy: "tollgate" } };
-    if (!isRecord(obj)) {
-      return verdict({
-        allowed: false,
-        covered: false,
-        errors: [
-          invalid(
-            null,
-            "",
-            "the object must be a JSON object (a Kubernetes object with apiVersion and kind)",
-            unknownCtx,
-          ),
-        ],
-      });
-    }
-    const apiVersion = obj.apiVersion;
-    const kind = obj.kind;
-    if (typeof apiVersion !== "string" || typeof kind !== "string" || apiVersion === "" || kind === "") {
-      const errs: FieldError[] = [];
-      if (typeof apiVersion !== "string" || apiVersion === "")
-        errs.push(invalid("apiVersion", apiVersion ?? "", "must be a non-empty string", unknownCtx));
-      if (typeof kind !== "string" || kind === "")
-        errs.push(invalid("kind", kind ?? "", "must be a non-empty string", unknownCtx));
-      return verdict({ allowed: false, covered: false, errors: errs });
-    }
-    const gv = splitApiVersion(apiVersion);
-    if (gv === undefined) {
-      return verdict({
-        allowed: false,
-        covered: false,
-        errors: [invalid("apiVersion", apiVersion, `unexpected GroupVersion string: ${apiVersion}`, unknownCtx)],
-      });
-    }
-    const failed = failedKinds.get(`${gv.group}/${gv.version}/${kind}`);
-    if (failed !== undefined) {
-      const ctx: ErrorContext = {
-        source: {
-          kind: failed[0]!.family === "config" ? "crd" : (failed[0]!.family as "crd"),
-          policy: failed[0]!.file ?? "bundle",
-        },
-      };
-      const errs = failed.map((f) =>
-        internal(
-          null,
-          `the policy for ${gv.group}/${gv.version}/${kind} failed to compile (${f.file ?? "bundle"}${f.path ? ` ${f.path}` : ""}: ${f.message})`,
-          ctx,
-        ),
-      );
-      return failurePolicyVerdict(errs);
-    }
-    const crdVerdict = validateCrd(req, obj, apiVersion, kind, gv);
-    const secret = isSecretKind(apiVersion, kind);
-    const merged = crdVerdict ?? verdict({ allowed: true, covered: false });
-    for (const f of families) {
-      if (!f.covers(gv.group, gv.version, kind)) continue;
-      const familyReq: FamilyRequest = {
-        operation: req.operation,
-        object: obj,
-        group: gv.group,
-        version: gv.version,
-        kind,
-      };
-      if (isRecord(req.oldObject)) familyReq.oldObject = req.oldObject;
-      if (req.subresource !== undefined && req.subresource !== "")
-        familyReq.subresource = req.subresource.replace(/^\//, "");
-      const r = f.validate(familyReq, { config });
-      if (r === undefined) continue;
-      merged.covered = true;
-      merged.errors.push(...redact(r.errors, secret));
-      merged.warnings.push(...redact(r.warnings, secret));
-      merged.shadowed.push(...redact(r.shadowed, secret));
-      merged.ratcheted.push(...redact(r.ratcheted, secret));
-      for (const w of r.warnings) merged.warningTexts.push(`${w.field}: ${w.message}`);
-      if (r.extraWarningTexts !== undefined) merged.warningTexts.push(...r.extraWarningTexts);
-    }
-    merged.allowed = merged.errors.length === 0;
-    return merged;
-  }
-
-  function validateCrd(
-    req: ValidateRequest,
-    obj: Record<string, unknown>,
-    apiVersion: string,
-    kind: string,
-    gv: { group: string; version: string },
-  ): Verdict | undefined {
-    const crd = byGroupKind.get(`${gv.group}/${kind}`);
-    if (crd === undefined || !config.families.crd) return undefined;
-    const ctx: ErrorContext = { source: { kind: "crd", policy: crd.name } };
-    const version = crd.versions.get(gv.version);
-    if (version === undefined || !version.served) {
-      return verdict({ allowed: false, covered: true, errors: [unservedVersionError(crd, apiVersion, ctx)] });
-    }
-    if (req.operation === "DELETE") return verdict({ allowed: true, covered: true });
-    const sub =
-      req.subresource === undefined || req.subresource === "" ? undefined : req.subresource.replace(/^\//, "");
-    const old = isRecord(req.oldObject) ? req.oldObject : undefined;
-    const crdReq: Parameters<typeof validateCustomResource>[2] = { operation: req.operation, object: obj };
-    if (old !== undefined) crdReq.oldObject = old;
-    if (sub !== undefined) crdReq.subresource = sub;
-    const out = validateCustomResource(crd, version, crdReq, ctx, cel);
-    const secret = isSecretKind(apiVersion, kind);
-    const errors = redact(out.errors, secret);
-    const ratcheted = redact(out.ratcheted, secret);
-    const warnings = redact(out.warnings, secret);
-    const v = verdict({
-      allowed: errors.length === 0,
-      covered: true,
-      errors,
-      warnings,
-      ratcheted,
-      warningTexts: out.warningTexts,
-    });
-    if (out.object !== undefined) v.object = out.object;
-    return v;
-  }
-
-  void EMPTY;
   return Object.freeze(set);
 }

@@ -2,18 +2,76 @@
  * The public contract every surface (CLI, webhook, auditor) and every test uses. Later issues extend it only by
  * adding fields.
  */
-import type { FieldError } from "../field/error.js";
+import type { FieldError, RuleFamily } from "../field/error.js";
 
-export type Operation = "CREATE" | "UPDATE" | "DELETE";
+export type { RuleFamily };
 
-/** One admission-style validation request. */
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+/** The user a request is made as (an AdmissionReview's `request.userInfo`, authentication/v1 UserInfo). */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+/**
+ * One admission-style validation request. Only `operation` and `object` are required: what an AdmissionReview adds
+ * (the user, the resource, the request's namespace and name) is derived from the object when absent, as the
+ * auditor and the CLI need (the resource from the object's kind, through the built-in resources of Kubernetes 1.36
+ * and the bundle's CRDs).
+ */
 export interface ValidateRequest {
   operation: Operation;
+  /** The object of a CREATE or UPDATE; for a DELETE, the stored object (or null when unknown). */
   object: unknown;
   /** UPDATE (and DELETE): the object as stored before the request. */
   oldObject?: unknown;
   /** "status" and "/status" are the same; absent = the main resource. */
   subresource?: string;
+  /** The requesting user (admission families: ValidatingAdmissionPolicy `request.userInfo`, Pod Security exemptions). */
+  userInfo?: UserInfo;
+  /** The request's namespace (an AdmissionReview's `request.namespace`). Default: the object's `metadata.namespace`. */
+  namespace?: string;
+  /** The request's name (`request.name`). Default: the object's `metadata.name`. */
+  name?: string;
+  /** The resource the request was matched as (`request.resource`). Default: the object's kind's resource. */
+  resource?: GroupVersionResource;
+  /** The kind the request was matched as (`request.kind`). Default: the object's apiVersion and kind. */
+  kind?: GroupVersionKind;
+  /** The kind and resource the client asked for, when the API server converted (`request.requestKind`...). */
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestSubResource?: string;
+  /** A dry-run request (`request.dryRun`). Default false. */
+  dryRun?: boolean;
+  /** The operation's options (`request.options`: CreateOptions, UpdateOptions, DeleteOptions). */
+  options?: Record<string, unknown>;
+}
+
+/** An admission denial that is not the 422 `Invalid` built from field errors: the Status the API server answers. */
+export interface DenialStatus {
+  /** HTTP code: 403 for Pod Security, 422/403/401/413 for a ValidatingAdmissionPolicy's reason. */
+  code: number;
+  /** The Status reason: `Forbidden`, `Invalid`, `Unauthorized`, `RequestEntityTooLarge`. */
+  reason: string;
+  /** The whole Status message, as the API server words it. */
+  message: string;
+  /** The family that denied. */
+  family: RuleFamily;
 }
 
 /** The result of validating one object. */
@@ -39,6 +97,18 @@ export interface Verdict {
   warningTexts: string[];
   /** The object as the API server would store it (pruned, defaulted), when a schema applies. */
   object?: unknown;
+  /** Results that are only recorded, never returned to the client (VAP `Audit` action, Pod Security audit level). */
+  audits: FieldError[];
+  /**
+   * Audit annotations, keyed as kube-apiserver's in-tree plugins record them (`<policy>/<key>`,
+   * `validation.policy.admission.k8s.io/validation_failure`, `pod-security.kubernetes.io/enforce-policy`).
+   */
+  auditAnnotations: Record<string, string>;
+  /**
+   * When an admission family denied the request: its Status (`allowed` is false). Absent when the denial is the
+   * 422 `Invalid` the API server builds from `errors`.
+   */
+  status?: DenialStatus;
 }
 
 /** A kind the policy set covers. */
@@ -48,7 +118,7 @@ export interface CoveredKind {
   kind: string;
   plural: string;
   scope: "Namespaced" | "Cluster";
-  family: "crd" | "kubevirt" | "declarative";
+  family: RuleFamily;
   /** Number of rules (OpenAPI value validations and CEL rules) that apply to this kind. */
   rules: number;
   /** Subresources whose updates the policy validates too (`["status"]`); absent or empty: the main resource only. */
@@ -59,7 +129,13 @@ export interface CoveredKind {
 export interface PolicyFailure {
   /** Errors make a policy unusable; warnings are lint (ignored unknown rule types, unknown formats...). */
   severity: "error" | "warning";
-  family: "crd" | "kubevirt" | "declarative" | "config";
+  family: RuleFamily | "config";
+  /**
+   * Which step found it: `decode` (the document could not be read), `config` (tollgate.yaml, an artifact, a
+   * document no family takes), `schema` (a CRD's schema), `pattern` (a CRD `pattern` that does not compile), `cel`
+   * (a CEL rule that does not compile or exceeds the cost limits), `compile` (another family's compile).
+   */
+  stage?: "decode" | "config" | "schema" | "pattern" | "cel" | "compile";
   file?: string;
   /** Index of the document within its file (0-based). */
   document?: number;
@@ -108,7 +184,12 @@ export interface BundleOptions {
    */
   compile?: "eager" | "lazy";
   /** Rule families to enable or disable, over the bundle's tollgate.yaml; all on by default. */
-  families?: Partial<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+  families?: Partial<Record<RuleFamily, boolean>>;
+  /**
+   * Cluster state beside the bundle's own (Namespaces, RBAC objects, parameter objects), e.g. the Namespaces of an
+   * audited export. Not part of the digest. Objects here never become policies.
+   */
+  clusterState?: readonly unknown[];
   /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
   s3?: BundleS3Options;
 }
@@ -134,7 +215,7 @@ export interface BundleS3Options {
 export interface ResolvedBundleConfig {
   featureGates: Readonly<Record<string, boolean>>;
   failurePolicy: FailurePolicy;
-  families: Readonly<Record<"crd" | "kubevirt" | "declarative", boolean>>;
+  families: Readonly<Record<RuleFamily, boolean>>;
   limits: Readonly<{ documentBytes: number; depth: number }>;
 }
 

@@ -83,6 +83,8 @@ export interface CompileIssue {
   path: string;
   message: string;
   severity: "error" | "warning";
+  /** Which compile step found it; absent: the schema itself. */
+  stage?: "pattern" | "cel";
 }
 
 const SCHEMA_TYPES = new Set(["object", "array", "string", "integer", "number", "boolean"]);
@@ -285,6 +287,7 @@ function convertValueValidation(
         path: at("pattern"),
         message: `Invalid value: ${JSON.stringify(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`,
         severity: "error",
+        stage: "pattern",
       });
     } else {
       vv.pattern = compiled;

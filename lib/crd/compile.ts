@@ -4,11 +4,11 @@
  */
 
 import { stableJson } from "../objects/stable-json.js";
-import { hasAnyDefault } from "./default.js";
-import { hasListSetsOrMaps } from "./list-type.js";
-import { hasEmbeddedResources } from "./objectmeta.js";
-import { type CompileIssue, compileSchema, type SchemaCompileOptions, type SchemaNode } from "./structural.js";
-import { checkStructural } from "./structural-check.js";
+import { hasAnyDefault } from "../schema/default.js";
+import { hasListSetsOrMaps } from "../schema/list-type.js";
+import { hasEmbeddedResources } from "../schema/objectmeta.js";
+import { type CompileIssue, compileSchema, type SchemaCompileOptions, type SchemaNode } from "../schema/structural.js";
+import { checkStructural } from "../schema/structural-check.js";
 
 export interface CompiledCrdVersion {
   name: string;
@@ -213,12 +213,14 @@ export function compileCrd(
         checkStructural(raw, local);
         for (const li of local) {
           const full = li.path === "" ? base : `${base}.${li.path}`;
-          issues.push({
+          const issue: CrdCompileResult["issues"][number] = {
             path: full,
             message: li.message,
             severity: li.severity,
             versions: allSame ? versionInfo.map((x) => x.name) : [vname],
-          });
+          };
+          if (li.stage !== undefined) issue.stage = li.stage;
+          issues.push(issue);
         }
         compiledShared.set(key, schema);
       }
@@ -250,7 +252,7 @@ export function compileCrd(
           for (const li of local) {
             const full = li.path === "" ? base : `${base}.${li.path}`;
             const vs = allSame ? versionInfo.map((x) => x.name) : [vname];
-            issues.push({ path: full, message: li.message, severity: li.severity, versions: vs });
+            issues.push({ path: full, message: li.message, severity: li.severity, versions: vs, stage: "cel" });
           }
         }
       }

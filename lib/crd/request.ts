@@ -7,7 +7,8 @@
  */
 import { type ErrorContext, type FieldError, invalid, notSupported } from "../field/error.js";
 import { Path } from "../field/path.js";
-import type { CompiledCrd, CompiledCrdVersion } from "../schema/crd.js";
+import { isMapping } from "../objects/mapping.js";
+import type { Operation } from "../policy/types.js";
 import { applyDefaults, deepCopyJson } from "../schema/default.js";
 import { validateListSetsAndMaps } from "../schema/list-type.js";
 import {
@@ -20,23 +21,8 @@ import {
 import { pruneNonNullableNulls, pruneUnknownFields } from "../schema/prune.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { validateValue } from "../schema/validate.js";
-import type { Operation } from "./types.js";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** The CEL family's entry point, filled in by the CEL issue; returns the CEL results of one object. */
-export interface CelRunner {
-  run(input: {
-    crd: CompiledCrd;
-    version: CompiledCrdVersion;
-    object: Record<string, unknown>;
-    oldObject?: Record<string, unknown>;
-    operation: Operation;
-    ctx: ErrorContext;
-  }): { errors: FieldError[]; warnings: FieldError[] };
-}
+import type { CompiledCrd, CompiledCrdVersion } from "./compile.js";
+import type { CrdRules } from "./rules.js";
 
 export interface CrdOutcome {
   errors: FieldError[];
@@ -83,7 +69,7 @@ interface Decoded {
 function decode(input: Record<string, unknown>, schema: SchemaNode | null): Decoded {
   const obj = deepCopyJson(input);
   const unknown: string[] = [];
-  if (isRecord(obj.metadata)) {
+  if (isMapping(obj.metadata)) {
     for (const k of Object.keys(obj.metadata)) {
       if (!OBJECT_META_FIELDS.has(k)) {
         unknown.push(`metadata.${k}`);
@@ -117,7 +103,7 @@ export function validateCustomResource(
     subresource?: string;
   },
   ctx: ErrorContext,
-  cel: CelRunner | null,
+  rules: CrdRules,
 ): CrdOutcome {
   const warningTexts: string[] = [];
   if (version.deprecationWarning !== undefined) warningTexts.push(version.deprecationWarning);
@@ -135,7 +121,7 @@ export function validateCustomResource(
     const next = deepCopyJson(old);
     if (Object.hasOwn(obj, "status")) next.status = obj.status;
     else delete next.status;
-    if (isRecord(obj.metadata) && isRecord(next.metadata) && obj.metadata.managedFields !== undefined) {
+    if (isMapping(obj.metadata) && isMapping(next.metadata) && obj.metadata.managedFields !== undefined) {
       next.metadata.managedFields = obj.metadata.managedFields;
     }
     obj = next;
@@ -203,8 +189,8 @@ export function validateCustomResource(
           ctx,
         ),
       );
-    } else if (cel !== null) {
-      const r = cel.run({ crd, version, object: obj, oldObject: old, operation: req.operation, ctx });
+    } else {
+      const r = rules.evaluate(version, obj, old, ctx);
       errors.push(...r.errors);
       for (const w of r.warnings) {
         warnings.push(w);

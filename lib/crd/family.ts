@@ -1,0 +1,190 @@
+/**
+ * The CRD family: CustomResourceDefinitions (apiextensions.k8s.io/v1) of the bundle, their structural schemas and
+ * `x-kubernetes-validations` CEL rules compiled once, and custom resources validated as apiextensions-apiserver 1.36
+ * validates them (request.ts). A schema family: its errors deny with 422 `Invalid`.
+ */
+import { isMapping } from "../objects/mapping.js";
+import { stableJson } from "../objects/stable-json.js";
+import {
+  type BundleDocument,
+  errorContext,
+  type FamilyCompileContext,
+  type FamilyCompiler,
+  type FamilyPolicy,
+  type FamilyRequest,
+  type FamilyResult,
+} from "../policy/family.js";
+import type { CoveredKind, PolicyFailure } from "../policy/types.js";
+import { type CompiledCrd, compileCrd } from "./compile.js";
+import { unservedVersionError, validateCustomResource } from "./request.js";
+import { type CrdRules, createCrdRules } from "./rules.js";
+
+const FAMILY = "crd" as const;
+
+interface CrdEntry {
+  crd: CompiledCrd;
+  file: string;
+  document: number;
+  object: Record<string, unknown>;
+}
+
+/** Whether a document is a CustomResourceDefinition (of any apiextensions version: v1beta1 is refused by compile). */
+export function isCrdDocument(obj: Record<string, unknown>): boolean {
+  return (
+    obj.kind === "CustomResourceDefinition" &&
+    typeof obj.apiVersion === "string" &&
+    obj.apiVersion.startsWith("apiextensions.k8s.io/")
+  );
+}
+
+export function createCrdCompiler(): FamilyCompiler {
+  const claimed: BundleDocument[] = [];
+  return {
+    family: FAMILY,
+    stage: "schema",
+    claimFile: () => false,
+    claimDocument(doc) {
+      if (!isCrdDocument(doc.object)) return false;
+      claimed.push(doc);
+      return true;
+    },
+    async compile(ctx: FamilyCompileContext) {
+      const rules = createCrdRules({ lazy: ctx.compile === "lazy" });
+      const failures: PolicyFailure[] = [];
+      const crds = new Map<string, CrdEntry>();
+      const duplicates = new Map<string, CrdEntry[]>();
+      for (const doc of claimed) {
+        const entry = compileOne(doc, rules, ctx.compile === "lazy", failures);
+        if (entry === undefined) continue;
+        const key = `${entry.crd.group}/${entry.crd.kind}`;
+        const existing = crds.get(key);
+        if (existing === undefined) {
+          crds.set(key, entry);
+          continue;
+        }
+        // The same document twice is not a duplicate. Compared only on a clash: serialising every CRD cost ~10% of
+        // a Gateway API cold start.
+        if (stableJson(existing.object) === stableJson(entry.object)) continue;
+        const list = duplicates.get(key) ?? [existing];
+        list.push(entry);
+        duplicates.set(key, list);
+      }
+      for (const [key, list] of duplicates) {
+        failures.push(duplicateFailure(list));
+        crds.delete(key);
+      }
+      const policy =
+        crds.size === 0
+          ? null
+          : createCrdPolicy(
+              [...crds.values()].map((e) => e.crd),
+              rules,
+            );
+      return { policy, failures };
+    },
+  };
+}
+
+/** Compiles one CRD document; its problems become failures (stage `schema`, `pattern` or `cel`). */
+function compileOne(
+  doc: BundleDocument,
+  rules: CrdRules,
+  lazy: boolean,
+  failures: PolicyFailure[],
+): CrdEntry | undefined {
+  const result = compileCrd(doc.object, rules.compileVersion, { lazyPatterns: lazy });
+  const meta = doc.object.metadata;
+  const crdName = isMapping(meta) && typeof meta.name === "string" ? meta.name : undefined;
+  for (const issue of result.issues) {
+    const f: PolicyFailure = {
+      severity: issue.severity,
+      family: FAMILY,
+      stage: issue.stage ?? "schema",
+      file: doc.file,
+      document: doc.document,
+      path: issue.path,
+      message: issue.message,
+    };
+    if (crdName !== undefined) f.rule = crdName;
+    if (issue.severity === "error" && result.crd !== undefined) {
+      const c = result.crd;
+      const versions = issue.versions ?? [...c.versions.keys()];
+      f.kinds = versions.map((v) => `${c.group}/${v}/${c.kind}`);
+    }
+    failures.push(f);
+  }
+  if (result.crd === undefined) return undefined;
+  return { crd: result.crd, file: doc.file, document: doc.document, object: doc.object };
+}
+
+function duplicateFailure(list: CrdEntry[]): PolicyFailure {
+  const first = list[0]!;
+  const kinds = new Set<string>();
+  for (const e of list) for (const v of e.crd.versions.keys()) kinds.add(`${e.crd.group}/${v}/${e.crd.kind}`);
+  return {
+    severity: "error",
+    family: FAMILY,
+    stage: "schema",
+    file: first.file,
+    document: first.document,
+    kinds: [...kinds],
+    message: `${first.crd.kind}.${first.crd.group} is defined by more than one document: ${list.map((e) => `${e.file}#${e.document}`).join(", ")}`,
+  };
+}
+
+function coveredKinds(crds: readonly CompiledCrd[]): CoveredKind[] {
+  const kinds: CoveredKind[] = [];
+  for (const crd of crds) {
+    for (const v of crd.versions.values()) {
+      if (!v.served) continue;
+      kinds.push({
+        group: crd.group,
+        version: v.name,
+        kind: crd.kind,
+        plural: crd.plural,
+        scope: crd.scope,
+        family: FAMILY,
+        rules: v.openAPIRuleCount + v.celRuleCount,
+        // The API server validates status updates against the same schema when the status subresource is on.
+        ...(v.hasStatusSubresource ? { subresources: ["status"] } : {}),
+      });
+    }
+  }
+  return kinds;
+}
+
+function createCrdPolicy(crds: readonly CompiledCrd[], rules: CrdRules): FamilyPolicy {
+  const byGroupKind = new Map<string, CompiledCrd>();
+  for (const crd of crds) byGroupKind.set(`${crd.group}/${crd.kind}`, crd);
+  return Object.freeze({
+    family: FAMILY,
+    stage: "schema",
+    kinds: Object.freeze(coveredKinds(crds)),
+    // Every version of a CRD's kind is covered: an unserved version is rejected.
+    covers: (group: string, _version: string, kind: string) => byGroupKind.has(`${group}/${kind}`),
+    validate(req: FamilyRequest): FamilyResult | undefined {
+      const crd = byGroupKind.get(`${req.group}/${req.kind}`);
+      if (crd === undefined) return undefined;
+      const ctx = errorContext(FAMILY, crd.name, { secret: req.secret });
+      const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [] };
+      const version = crd.versions.get(req.version);
+      const apiVersion = req.group === "" ? req.version : `${req.group}/${req.version}`;
+      if (version === undefined || !version.served) {
+        result.errors.push(unservedVersionError(crd, apiVersion, ctx));
+        return result;
+      }
+      if (req.operation === "DELETE" || req.operation === "CONNECT") return result;
+      const crdReq: Parameters<typeof validateCustomResource>[2] = { operation: req.operation, object: req.object };
+      if (req.oldObject !== undefined) crdReq.oldObject = req.oldObject;
+      if (req.subresource !== undefined) crdReq.subresource = req.subresource;
+      const out = validateCustomResource(crd, version, crdReq, ctx, rules);
+      result.errors = out.errors;
+      result.ratcheted = out.ratcheted;
+      result.warnings = out.warnings;
+      // The API server's warning texts: deprecation, pruned fields, ratcheted CEL failures, in its order.
+      result.warningTexts = out.warningTexts;
+      if (out.object !== undefined) result.object = out.object;
+      return result;
+    },
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The CEL rules (`x-kubernetes-validations`) of the CRD family: each served version's rules compiled once (at load,
+ * or on the version's first validation for bundle artifacts, whose build already compiled every rule and recorded
+ * the failures: a cold start then pays only for the kinds it serves), evaluated per request.
+ */
+import { type CelVersionProgram, compileCelRules } from "../cel/compile.js";
+import { evaluateCelRules } from "../cel/evaluate.js";
+import type { ErrorContext, FieldError } from "../field/error.js";
+import type { CompileIssue } from "../schema/structural.js";
+import type { CompiledCrdVersion } from "./compile.js";
+
+export interface CrdRules {
+  /** Compiles the rules of one CRD version; issues are relative to the version's openAPIV3Schema. */
+  compileVersion(version: CompiledCrdVersion, issues: CompileIssue[]): void;
+  /** The CEL results of one object against its version's rules. Rules that failed to compile are left out. */
+  evaluate(
+    version: CompiledCrdVersion,
+    object: Record<string, unknown>,
+    oldObject: Record<string, unknown> | undefined,
+    ctx: ErrorContext,
+  ): { errors: FieldError[]; warnings: FieldError[] };
+}
+
+export function createCrdRules(options: { lazy: boolean }): CrdRules {
+  const programs = new WeakMap<CompiledCrdVersion, CelVersionProgram>();
+  // Versions that share one schema share one compiled program.
+  const bySchema = new WeakMap<object, CelVersionProgram>();
+  const pending = new WeakSet<CompiledCrdVersion>();
+  const compile = (version: CompiledCrdVersion, issues: CompileIssue[]): CelVersionProgram | undefined => {
+    if (version.schema === null) return undefined;
+    let p = bySchema.get(version.schema);
+    if (p === undefined) {
+      p = compileCelRules(version.schema, issues);
+      bySchema.set(version.schema, p);
+    }
+    programs.set(version, p);
+    return p;
+  };
+  return {
+    compileVersion(version, issues) {
+      if (version.schema === null || version.celRuleCount === 0) return;
+      if (options.lazy) pending.add(version);
+      else compile(version, issues);
+    },
+    evaluate(version, object, oldObject, ctx) {
+      let program = programs.get(version);
+      if (program === undefined && pending.has(version)) {
+        pending.delete(version);
+        program = compile(version, []);
+      }
+      if (program === undefined || version.schema === null) return { errors: [], warnings: [] };
+      return evaluateCelRules(program, version.schema, object, oldObject, ctx);
+    },
+  };
+}
