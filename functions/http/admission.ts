@@ -3,7 +3,7 @@
  * dry-run style pre-creation check of spec/field-errors-in-status-convention.txt). This file checks their shape and
  * builds the answers; it does not validate objects (the PolicySet does) and does not know about events.
  */
-import type { Operation, ValidateRequest, Verdict } from "#lib";
+import type { GroupVersionKind, GroupVersionResource, Operation, UserInfo, ValidateRequest, Verdict } from "#lib";
 import { InputError, objectIdentity, parseDocuments } from "#lib";
 import { embeddedStatus, invalidStatus, type ObjectIdentity, OUTCOMES } from "./status.js";
 
@@ -31,7 +31,23 @@ export interface AdmissionRequest {
   subResource?: string;
   dryRun: boolean;
   identity?: ObjectIdentity;
+  /** The admission attributes the admission families read (request.userInfo, namespace, name, resource...). */
+  attributes: AdmissionAttributes;
 }
+
+/** The parts of `request` that ValidateRequest carries beyond the objects (each present when the review has it). */
+export type AdmissionAttributes = Pick<
+  ValidateRequest,
+  | "userInfo"
+  | "namespace"
+  | "name"
+  | "resource"
+  | "kind"
+  | "requestKind"
+  | "requestResource"
+  | "requestSubResource"
+  | "options"
+>;
 
 export interface BodyLimits {
   maxBytes: number;
@@ -92,6 +108,7 @@ function admissionRequest(review: JsonObject): AdmissionRequest {
     uid: req.uid,
     operation: operation as AdmissionRequest["operation"],
     dryRun: req.dryRun === true,
+    attributes: admissionAttributes(req),
   };
   if (req.dryRun !== undefined && req.dryRun !== null && typeof req.dryRun !== "boolean") {
     throw new InputError("request.dryRun must be a boolean");
@@ -113,6 +130,87 @@ function admissionRequest(review: JsonObject): AdmissionRequest {
   }
   const subject = operation === "DELETE" ? (oldObject ?? object) : object;
   if (subject !== undefined) out.identity = identityOf(subject);
+  return out;
+}
+
+/** The request's admission attributes; a field of the wrong shape is a bad request. */
+function admissionAttributes(req: JsonObject): AdmissionAttributes {
+  const out: AdmissionAttributes = {};
+  const text = (v: unknown, where: string): string | undefined => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "string") throw new InputError(`${where} must be a string`);
+    return v;
+  };
+  const namespace = text(req.namespace, "request.namespace");
+  if (namespace !== undefined) out.namespace = namespace;
+  const name = text(req.name, "request.name");
+  if (name !== undefined) out.name = name;
+  const requestSubResource = text(req.requestSubResource, "request.requestSubResource");
+  if (requestSubResource !== undefined && requestSubResource !== "") out.requestSubResource = requestSubResource;
+  const kind = gvkOf(req.kind, "request.kind");
+  if (kind !== undefined) out.kind = kind;
+  const requestKind = gvkOf(req.requestKind, "request.requestKind");
+  if (requestKind !== undefined) out.requestKind = requestKind;
+  const resource = gvrOf(req.resource, "request.resource");
+  if (resource !== undefined) out.resource = resource;
+  const requestResource = gvrOf(req.requestResource, "request.requestResource");
+  if (requestResource !== undefined) out.requestResource = requestResource;
+  if (req.userInfo !== undefined && req.userInfo !== null) out.userInfo = userInfoOf(req.userInfo);
+  if (req.options !== undefined && req.options !== null) {
+    if (!isObject(req.options)) throw new InputError("request.options must be a JSON object");
+    out.options = req.options;
+  }
+  return out;
+}
+
+/** The strings `group` (default ""), `version` and `last` of a review's GroupVersionKind/Resource. */
+function groupVersionParts(v: unknown, last: string, where: string): [string, string, string] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw new InputError(`${where} must be a JSON object`);
+  const parts = [v.group ?? "", v.version, v[last]];
+  if (!parts.every((p) => typeof p === "string")) {
+    throw new InputError(`${where} must have string group, version and ${last}`);
+  }
+  return parts as [string, string, string];
+}
+
+function gvkOf(v: unknown, where: string): GroupVersionKind | undefined {
+  const p = groupVersionParts(v, "kind", where);
+  return p === undefined ? undefined : { group: p[0], version: p[1], kind: p[2] };
+}
+
+function gvrOf(v: unknown, where: string): GroupVersionResource | undefined {
+  const p = groupVersionParts(v, "resource", where);
+  return p === undefined ? undefined : { group: p[0], version: p[1], resource: p[2] };
+}
+
+/** authentication/v1 UserInfo. */
+function userInfoOf(v: unknown): UserInfo {
+  if (!isObject(v)) throw new InputError("request.userInfo must be a JSON object");
+  const username = v.username ?? "";
+  if (typeof username !== "string") throw new InputError("request.userInfo.username must be a string");
+  const out: UserInfo = { username };
+  if (v.uid !== undefined && v.uid !== null) {
+    if (typeof v.uid !== "string") throw new InputError("request.userInfo.uid must be a string");
+    out.uid = v.uid;
+  }
+  if (v.groups !== undefined && v.groups !== null) {
+    if (!Array.isArray(v.groups) || !v.groups.every((g) => typeof g === "string")) {
+      throw new InputError("request.userInfo.groups must be a list of strings");
+    }
+    out.groups = v.groups as string[];
+  }
+  if (v.extra !== undefined && v.extra !== null) {
+    if (!isObject(v.extra)) throw new InputError("request.userInfo.extra must be a JSON object");
+    const extra: Record<string, string[]> = {};
+    for (const [k, values] of Object.entries(v.extra)) {
+      if (!Array.isArray(values) || !values.every((x) => typeof x === "string")) {
+        throw new InputError(`request.userInfo.extra[${k}] must be a list of strings`);
+      }
+      extra[k] = values as string[];
+    }
+    out.extra = extra;
+  }
   return out;
 }
 
@@ -155,7 +253,8 @@ export function validateRequestOf(req: AdmissionRequest): ValidateRequest | unde
     if (req.oldObject !== undefined) out.oldObject = req.oldObject;
   }
   if (req.subResource !== undefined) out.subresource = req.subResource;
-  return out;
+  if (req.dryRun) out.dryRun = true;
+  return { ...out, ...req.attributes };
 }
 
 /** The warnings of a verdict as the webhook returns them: none for a kind no policy covers. */
