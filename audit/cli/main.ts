@@ -9,7 +9,8 @@
  * | usage or configuration error (flags, env, missing paths)       | 2    |
  * | internal error                                                 | 3    |
  *
- * Run through `audit/cli/bin.js` (`npx tollgate`) or directly with `tsx audit/cli/main.ts` (`npm start`). Commands
+ * Run through `audit/cli/bin.js` (`npx tollgate`, `npm start`: the build in dist/cli when current, else these sources
+ * through tsx) or directly with `tsx audit/cli/main.ts`. Commands
  * and the library are imported lazily, so `--help` and usage errors never load the engine.
  */
 import { readFileSync } from "node:fs";

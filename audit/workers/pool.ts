@@ -18,6 +18,9 @@ interface Slot {
   inFlight: number;
 }
 
+/** Defined (true) by infra/build.mjs in the built CLI; undeclared when the sources run through tsx. */
+declare const __TOLLGATE_BUILD__: boolean | undefined;
+
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting = new Map<number, { resolve: (r: PartResult[]) => void; reject: (e: Error) => void }>();
@@ -28,9 +31,11 @@ export class WorkerPool {
   readonly loadMs: number[] = [];
 
   constructor(size: number, init: WorkerInit) {
-    // The worker entry: plain JS that registers tsx in the new thread, then loads worker.ts. Resolved here, not at
-    // module load: the Lambda bundles (functions/, CommonJS) import the runner but never start workers.
-    const entry = new URL("./entry.js", import.meta.url);
+    // The worker entry: in the built CLI (infra/build.mjs) the bundled worker beside this chunk; from the sources,
+    // plain JS that registers tsx in the new thread, then loads worker.ts. Resolved here, not at module load: the
+    // Lambda bundles (functions/, CommonJS) import the runner but never start workers.
+    const built = typeof __TOLLGATE_BUILD__ !== "undefined";
+    const entry = new URL(built ? "./worker.mjs" : "./entry.js", import.meta.url);
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, { workerData: init });
       const slot: Slot = { worker, inFlight: 0 };
