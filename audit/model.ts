@@ -179,18 +179,14 @@ export function disposeResult(result: AuditResult): void {
 
 export type FailOn = "violation" | "warning" | "never";
 
+/** Every `--fail-on` level. */
+export const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
+
 /** Owner detection: the first of these labels an object carries names its owner. */
 export interface OwnerOptions {
-  /** Default {@link DEFAULT_OWNER_LABELS}. */
+  /** The configured keys (audit/config.ts, default `DEFAULT_OWNER_LABELS`). */
   labels: readonly string[];
 }
-
-export const DEFAULT_OWNER_LABELS: readonly string[] = [
-  "owner",
-  "team",
-  "app.kubernetes.io/owner",
-  "app.kubernetes.io/part-of",
-];
 
 /** A decoded object with string apiVersion and kind. */
 export type KubeObject = Record<string, unknown> & { apiVersion: string; kind: string };

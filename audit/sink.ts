@@ -41,9 +41,11 @@ export interface LatestPointer {
 }
 
 export interface WrittenRun {
-  /** The run folder: a path under a local `--out`, or `s3://bucket/prefix/<run>/`. */
+  /** The run folder: a path under a local `--out`, or `s3://bucket/prefix/<run>`. */
   folder: string;
   files: Array<{ name: string; bytes: number; sha256: string }>;
+  /** Where a file of the run folder is: a local path or an s3:// URL. */
+  location(name: string): string;
 }
 
 /** How the sink reaches S3, and its multipart settings (lib/storage's defaults when absent). */
@@ -186,7 +188,7 @@ export async function writeRun(
         `the run folder ${r.where(`${folder}/`)} is complete (index.json written) but ${r.where("latest.json")} still points at the previous run`,
       );
     }
-    return { folder: r.where(folder), files: written };
+    return { folder: r.where(folder), files: written, location: (name) => r.where(`${folder}/${name}`) };
   } finally {
     r.store.close();
   }

@@ -38,8 +38,8 @@ import {
   parseS3Url,
   type S3Options,
 } from "#lib/storage";
-import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
 import type { PreviousReport } from "../audit/compare.js";
+import type { ResolvedAuditConfig } from "../audit/config.js";
 import type { AuditResult, AuditRun, AuditRunHeader, FailOn, Finding, ObjectRecord } from "../audit/model.js";
 import type { Source } from "../audit/sources/index.js";
 

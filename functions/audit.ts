@@ -2,27 +2,25 @@
  * The scheduled auditor Lambda (serverless.yml: `functions/audit.handler`, an EventBridge `schedule` event). Its
  * input, the event itself (EventBridge `input`) or `event.detail`:
  *
- *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"never" }
+ *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"never",
+ *     shard?: { size?, concurrency? } }
  *
- * Locations are local paths or s3:// URLs. The input becomes the argv of `tollgate audit` and goes through the CLI's
- * own parser and command (audit/cli/args.ts parseArgs, audit/cli/commands/audit.ts executeAudit): the same
- * pipeline, the same defaults and the same TOLLGATE_* environment (TOLLGATE_S3_ENDPOINT, TOLLGATE_S3_PATH_STYLE,
- * TOLLGATE_CONCURRENCY, TOLLGATE_OWNER_LABELS).
+ * Locations are local paths or s3:// URLs. The input and the `TOLLGATE_*` environment (TOLLGATE_S3_ENDPOINT,
+ * TOLLGATE_S3_PATH_STYLE, TOLLGATE_CONCURRENCY, TOLLGATE_OWNER_LABELS, ...) are resolved by audit/config.ts, as
+ * `tollgate audit`'s flags are, and the run is audit/execute.ts's (or, with `shard`, audit/shards.ts's coordinator):
+ * the same pipeline and the same defaults as the CLI.
  *
  * Outcomes: findings that reach `failOn` are not a Lambda error (the report is the product): the returned summary
  * says `status: "violations"`, `exitCode: 1`. A bad input, a configuration error, a storage or internal error throws,
  * so the invocation fails visibly (CloudWatch, the schedule's retry and failure metrics). One structured log line
  * per run: the totals, the run folder and the status; never object content or credentials.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { Logger } from "@aws-lambda-powertools/logger";
-import type { LogAttributes } from "@aws-lambda-powertools/logger/types";
 import type { Context } from "aws-lambda";
-import { parseArgs } from "../audit/cli/args.js";
-import type { ResolvedAuditConfig } from "../audit/cli/audit-args.js";
-import { executeAudit } from "../audit/cli/commands/audit.js";
-import { type AuditRunHeader, type FailOn, type Summary, summaryReachesFailOn } from "../audit/model.js";
+import { ConfigError } from "#lib";
+import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../audit/config.js";
+import { executeAudit } from "../audit/execute.js";
+import { type AuditRunHeader, FAIL_ON, type FailOn, type Summary, summaryReachesFailOn } from "../audit/model.js";
+import { toolVersion } from "../audit/version.js";
 import {
   coordinate,
   lambdaInvoker,
@@ -33,8 +31,8 @@ import {
   type ShardPart,
   type ShardResult,
 } from "./audit-shards.js";
+import { createLogger, errorName, type FunctionLogger } from "./logger.js";
 
-const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
 const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "shard"] as const;
 const SHARD_FIELDS = ["size", "concurrency"] as const;
 
@@ -66,15 +64,12 @@ export interface AuditSummary {
   shards?: number;
 }
 
-export interface AuditLogger {
-  info(message: string, attributes?: Record<string, unknown>): void;
-  error(message: string, attributes?: Record<string, unknown>): void;
-  addContext(context: Context): void;
-}
+/** What the handler logs through (the Lambdas' logger, functions/logger.ts; a recorder in tests). */
+export type AuditLogger = Pick<FunctionLogger, "info" | "error" | "addContext">;
 
 export interface AuditHandlerOptions {
   /** Where TOLLGATE_* variables are read; default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Env;
   logger?: AuditLogger;
   /** Sharded mode: how a shard is invoked; default the Lambda API ({@link lambdaInvoker}). */
   invoke?: ShardInvoker;
@@ -183,7 +178,10 @@ export function parseShardInput(event: Record<string, unknown>): ShardInput {
   return input;
 }
 
-/** A location field: a non-empty string, not starting with "-" (it becomes an argument of `tollgate audit`). */
+/**
+ * A location field: a non-empty string, not starting with "-" (a location `tollgate audit` could not be given as an
+ * argument, since it would read as a flag).
+ */
 function location(v: unknown, field: string): string {
   if (v === undefined) throw new Error(`audit input: ${field} is required (a local path or s3:// URL)`);
   if (typeof v !== "string" || v.trim() === "") {
@@ -197,141 +195,124 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The argv of the equivalent `tollgate audit` command. */
-export function auditArgv(input: AuditInput): string[] {
-  const argv = ["audit", "--bundle", input.bundle, "--out", input.out];
-  if (input.failOn !== undefined) argv.push("--fail-on", input.failOn);
-  if (input.previous !== undefined) argv.push("--previous", input.previous);
-  argv.push("--", ...input.sources);
-  return argv;
-}
-
-function resolveConfig(input: AuditInput, env: Readonly<Record<string, string | undefined>>): ResolvedAuditConfig {
-  const args = parseArgs(auditArgv(input), env, toolVersion());
-  if (args.kind === "usage-error") throw new Error(`audit input: ${args.message.trim()}`);
-  if (args.kind !== "audit") throw new Error(`internal error: parsed as ${args.kind}, not audit`);
-  return args.config;
+/** The audit configuration of a run's input, resolved as `tollgate audit` resolves its flags. */
+function resolveConfig(
+  input: Pick<AuditInput, "sources" | "bundle" | "out" | "previous" | "failOn">,
+  env: Env,
+): Readonly<ResolvedAuditConfig> {
+  const { sources, bundle, out, previous, failOn } = input;
+  try {
+    return resolveAuditConfig({ sources, bundle, out, previous, failOn }, env, toolVersion());
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(`audit input: ${err.message}`, { cause: err });
+    throw err;
+  }
 }
 
 export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHandler {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? powertoolsLogger();
-  const handler = async (event: unknown, context?: Context): Promise<AuditSummary | ShardResult> => {
-    if (context !== undefined) logger.addContext(context);
-    if (isRecord(event) && "shardOf" in event) {
-      const shard = parseShardInput(event);
-      try {
-        const config = resolveConfig({ ...shard, sources: shard.parts.map((p) => p.source) }, env);
-        const result = await runShard(shard, config);
-        logger.info("audit shard finished", { ...shard.shardOf, parts: shard.parts.length });
-        return result;
-      } catch (err) {
-        logger.error("audit shard failed", {
-          ...shard.shardOf,
-          error: err instanceof Error ? err.name : typeof err,
-          reason: err instanceof Error ? err.message : String(err),
-        });
-        throw err;
-      }
+  const logger = options.logger ?? createLogger();
+
+  /** A shard invocation of a coordinator: audit the shard's parts, write its partial run. */
+  async function shard(event: Record<string, unknown>): Promise<ShardResult> {
+    const input = parseShardInput(event);
+    try {
+      const config = resolveConfig({ ...input, sources: input.parts.map((p) => p.source) }, env);
+      const result = await runShard(input, config);
+      logger.info("audit shard finished", { ...input.shardOf, parts: input.parts.length });
+      return result;
+    } catch (err) {
+      logger.error("audit shard failed", { ...input.shardOf, error: errorName(err), reason: reasonOf(err) });
+      throw err;
     }
+  }
+
+  /** A run: the whole audit here, or (with `shard`) coordinated over shard invocations. */
+  async function audit(event: unknown): Promise<AuditSummary> {
     let input: AuditInput | undefined;
     try {
       input = parseAuditInput(event);
       const config = resolveConfig(input, env);
-
-      let outcome: "ok" | "violations";
       let run: AuditRunHeader;
-      let written: string;
+      let folder: string;
       let shards: number | undefined;
-      if (input.shard !== undefined) {
-        const invoke = options.invoke ?? lambdaInvoker(env);
-        const done = await coordinate(config, { shard: input.shard, invoke });
-        run = done.run;
-        written = done.folder;
-        shards = done.shards;
-        outcome = summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
-      } else {
+      if (input.shard === undefined) {
         ({
-          outcome,
           run,
-          folder: written,
-        } = await executeAudit(config, {
-          stdout: () => {},
-          stderr: () => {},
-          stdin: process.stdin,
-          isTty: false,
+          written: { folder },
+        } = await executeAudit(config));
+      } else {
+        ({ run, folder, shards } = await coordinate(config, {
+          shard: input.shard,
+          invoke: options.invoke ?? lambdaInvoker(env),
         }));
       }
-      const folder = written.endsWith("/") ? written : `${written}/`;
-      const summary: AuditSummary = {
-        runId: run.runId,
-        folder,
-        status: outcome,
-        exitCode: outcome === "ok" ? 0 : 1,
-        failOn: config.failOn,
-        sources: [...config.sources],
-        bundle: config.bundle,
-        out: config.out,
-        totals: run.summary,
-        ...(shards !== undefined && { shards }),
-      };
-      const t = summary.totals;
-      logger.info("audit finished", {
-        runId: summary.runId,
-        folder,
-        status: summary.status,
-        exitCode: summary.exitCode,
-        failOn: summary.failOn,
-        sources: summary.sources.length,
-        documents: t.documents,
-        objects: t.objects,
-        valid: t.valid,
-        invalid: t.invalid,
-        skippedUncovered: t.skippedUncovered,
-        skippedNotKubernetes: t.skippedNotKubernetes,
-        inputErrors: t.inputErrors,
-        findings: t.findings,
-        durationMs: t.durationMs,
-        ...(shards !== undefined && { shards }),
-      });
+      const summary = summaryOf(config, run, folder, shards);
+      logger.info("audit finished", logFields(summary));
       return summary;
     } catch (err) {
       logger.error("audit failed", {
-        error: err instanceof Error ? err.name : typeof err,
-        reason: err instanceof Error ? err.message : String(err),
+        error: errorName(err),
+        reason: reasonOf(err),
         ...(input !== undefined && { out: input.out, sources: input.sources.length }),
       });
       throw err;
     }
+  }
+
+  const handler = async (event: unknown, context?: Context): Promise<AuditSummary | ShardResult> => {
+    if (context !== undefined) logger.addContext(context);
+    return isRecord(event) && "shardOf" in event ? shard(event) : audit(event);
   };
   return handler as AuditHandler;
 }
 
-let version: string | undefined;
-
-/** package.json's version when it is next to functions/ (the repository), else 0.0.0 (the Lambda zip). */
-function toolVersion(): string {
-  if (version !== undefined) return version;
-  version = "0.0.0";
-  try {
-    const pkg: unknown = JSON.parse(
-      readFileSync(join(new URL("..", import.meta.url).pathname, "package.json"), "utf8"),
-    );
-    const v = (pkg as { version?: unknown }).version;
-    if (typeof v === "string") version = v;
-  } catch {
-    // not shipped in the package
-  }
-  return version;
+function summaryOf(
+  config: Readonly<ResolvedAuditConfig>,
+  run: AuditRunHeader,
+  written: string,
+  shards: number | undefined,
+): AuditSummary {
+  const outcome = summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
+  return {
+    runId: run.runId,
+    folder: written.endsWith("/") ? written : `${written}/`,
+    status: outcome,
+    exitCode: outcome === "ok" ? 0 : 1,
+    failOn: config.failOn,
+    sources: [...config.sources],
+    bundle: config.bundle,
+    out: config.out,
+    totals: run.summary,
+    ...(shards !== undefined && { shards }),
+  };
 }
 
-function powertoolsLogger(): AuditLogger {
-  const logger = new Logger({ serviceName: "tollgate" });
+/** The run's log line: counts and places, never object content. */
+function logFields(summary: AuditSummary): Record<string, unknown> {
+  const t = summary.totals;
   return {
-    info: (message, attributes = {}) => logger.info(message, attributes as LogAttributes),
-    error: (message, attributes = {}) => logger.error(message, attributes as LogAttributes),
-    addContext: (context) => logger.addContext(context),
+    runId: summary.runId,
+    folder: summary.folder,
+    status: summary.status,
+    exitCode: summary.exitCode,
+    failOn: summary.failOn,
+    sources: summary.sources.length,
+    documents: t.documents,
+    objects: t.objects,
+    valid: t.valid,
+    invalid: t.invalid,
+    skippedUncovered: t.skippedUncovered,
+    skippedNotKubernetes: t.skippedNotKubernetes,
+    inputErrors: t.inputErrors,
+    findings: t.findings,
+    durationMs: t.durationMs,
+    ...(summary.shards !== undefined && { shards: summary.shards }),
   };
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The scheduled run: input from the event, configuration from `process.env`. */

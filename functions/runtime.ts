@@ -7,10 +7,8 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Logger } from "@aws-lambda-powertools/logger";
-import type { LogAttributes } from "@aws-lambda-powertools/logger/types";
-import type { Context } from "aws-lambda";
 import { type BundleOptions, ConfigError, type FailurePolicy, loadBundle, type PolicySet } from "#lib";
+import { createLogger, errorName, type FunctionLogger } from "./logger.js";
 
 /** The process configuration of the webhook, after defaults. Frozen. */
 export interface ResolvedEnvConfig {
@@ -112,17 +110,9 @@ export function resolveEnvConfig(env: Env): ResolvedEnvConfig {
   });
 }
 
-/** What the runtime logs through; the powertools Logger in Lambda, a recorder in tests. */
-export interface RuntimeLogger {
-  info(message: string, attributes?: Record<string, unknown>): void;
-  warn(message: string, attributes?: Record<string, unknown>): void;
-  error(message: string, attributes?: Record<string, unknown>): void;
-  addContext(context: Context): void;
-}
-
 export interface Runtime {
   readonly config: ResolvedEnvConfig;
-  readonly logger: RuntimeLogger;
+  readonly logger: FunctionLogger;
   /** The PolicySet, loading it (again, after a failed load) when needed. */
   policySet(): Promise<PolicySet>;
   /** The loaded PolicySet, or undefined while loading or after a failure. */
@@ -130,7 +120,7 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  logger?: RuntimeLogger;
+  logger?: FunctionLogger;
   /** Replaces loadBundle (tests). */
   load?: (source: string, options: BundleOptions) => Promise<PolicySet>;
 }
@@ -147,7 +137,7 @@ export function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
 /** Resolves the configuration (throwing a ConfigError at cold start) and starts loading the bundle. */
 export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
   const config = resolveEnvConfig(env);
-  const logger = options.logger ?? powertoolsLogger();
+  const logger = options.logger ?? createLogger();
   const load = options.load ?? loadBundle;
   let pending: Promise<PolicySet> | undefined;
   let current: PolicySet | undefined;
@@ -197,21 +187,6 @@ export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
 
 export function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-export function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
-}
-
-/** JSON logs through powertools (level from POWERTOOLS_LOG_LEVEL or the Lambda log level; default INFO). */
-function powertoolsLogger(): RuntimeLogger {
-  const logger = new Logger({ serviceName: "tollgate" });
-  return {
-    info: (message, attributes = {}) => logger.info(message, attributes as LogAttributes),
-    warn: (message, attributes = {}) => logger.warn(message, attributes as LogAttributes),
-    error: (message, attributes = {}) => logger.error(message, attributes as LogAttributes),
-    addContext: (context) => logger.addContext(context),
-  };
 }
 
 let defaultRuntime: Runtime | undefined;

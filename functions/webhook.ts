@@ -12,7 +12,7 @@
  * Logs carry the uid, kind, decision and latency, never object content, bad values or the token.
  */
 import type { Context } from "aws-lambda";
-import { InputError, type PolicySet, type Verdict } from "#lib";
+import { badRequestStatus, InputError, invalidStatus, type PolicySet, successStatus, type Verdict } from "#lib";
 import {
   faultReviewResponse,
   readValidateBody,
@@ -29,8 +29,9 @@ import {
   jsonResponse,
   toHttpRequest,
 } from "./http/event.js";
-import { badRequestStatus, failureStatus, httpCode, invalidStatus, successStatus } from "./http/status.js";
-import { errorName, type Runtime, round } from "./runtime.js";
+import { failureStatus, httpCode } from "./http/status.js";
+import { errorName } from "./logger.js";
+import { type Runtime, round } from "./runtime.js";
 
 export type Handler = (event: ApiGatewayEvent, context?: Context) => Promise<HttpResponse>;
 
@@ -112,7 +113,8 @@ export function createHandler(runtime: Runtime): Handler {
     });
     const headers = warningHeaders(warningsOf(verdict));
     if (verdict.allowed) return jsonResponse(httpCode("allowed"), successStatus(), headers);
-    return jsonResponse(httpCode("invalid"), invalidStatus(body.identity, verdict.errors), headers);
+    const { group, kind, name } = body.identity;
+    return jsonResponse(httpCode("invalid"), invalidStatus({ group, kind }, name, verdict.errors), headers);
   }
 
   function badRequest(error: InputError, t0: number): HttpResponse {

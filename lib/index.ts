@@ -11,6 +11,15 @@ export { ConfigError, InputError, InternalError, StorageError, TollgateError } f
 export type { FieldError, FieldErrorSource, FieldErrorType, RuleFamily, Severity } from "./field/error.js";
 export { errorText, RULE_FAMILIES } from "./field/error.js";
 export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
+export {
+  badRequestStatus,
+  errorStatus,
+  type GroupKind,
+  invalidStatus,
+  type Status,
+  type StatusCause,
+  successStatus,
+} from "./field/status.js";
 export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
 export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";

@@ -13,8 +13,10 @@
  * | TOLLGATE_CPUPROFILE_FILE  | (none)      | (off) write a V8 CPU profile of the run to this file |
  */
 import { Command, type CommanderError, Option } from "commander";
-import type { Operation } from "../../lib/index.js";
-import { AuditUsageProblem, defineAuditCommand, type ResolvedAuditConfig } from "./audit-args.js";
+import type { Operation } from "#lib";
+import { ConfigError } from "#lib/errors.js";
+import type { ResolvedAuditConfig } from "../config.js";
+import { defineAuditCommand } from "./audit-args.js";
 import {
   BundleUsageProblem,
   defineBundleCommands,
@@ -249,8 +251,8 @@ export function parseArgs(
     if (e instanceof UsageProblem || e instanceof BundleUsageProblem) {
       return { kind: "usage-error", message: `error: ${e.message}\n${hint(e.command)}` };
     }
-    if (e instanceof AuditUsageProblem)
-      return { kind: "usage-error", message: `error: ${e.message}\n${hint("audit")}` };
+    // audit/config.ts resolves the audit command's flags.
+    if (e instanceof ConfigError) return { kind: "usage-error", message: `error: ${e.message}\n${hint("audit")}` };
     if (!isCommanderError(e)) throw e;
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "help", text: out };
     if (e.code === "commander.help") {

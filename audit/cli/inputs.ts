@@ -10,8 +10,7 @@ import type { Dirent, Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { parseDocuments, unwrapList } from "../../lib/index.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError, parseDocuments, unwrapList } from "#lib";
 
 /**
  * Where an entry comes from. Documents are numbered from 0 as the library numbers them (`parseDocuments`,

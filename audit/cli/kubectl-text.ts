@@ -1,5 +1,5 @@
 /**
- * How kubectl shows the API server's answer, and the `metav1.Status` objects behind it.
+ * How kubectl shows the API server's answer (the `metav1.Status` objects behind it are lib's, lib/field/status.ts).
  *
  * An invalid object is printed as kubectl's `checkErr` prints a 422 `Invalid` StatusError
  * (k8s.io/kubectl pkg/cmd/util/helpers.go): the prefix `The <details.kind> "<details.name>" is invalid: `, then
@@ -8,7 +8,7 @@
  * cause. Causes are de-duplicated on `<field>: <message>` as `statusCausesToAggrError` does. Without causes the
  * line is `The <kind> "<name>" is invalid` with nothing after it.
  */
-import { aggregateMessage, type FieldError, goQuote } from "../../lib/index.js";
+import { type FieldError, goQuote } from "#lib";
 
 /** What an object is, read from its own apiVersion, kind and metadata. */
 export interface ObjectIdentity {
@@ -44,42 +44,4 @@ export function invalidObjectText(
   if (lines.length === 0) return `${prefix}\n`;
   if (lines.length === 1) return `${prefix}: ${lines[0]}\n`;
   return `${prefix}: \n${lines.map((l) => `* ${l}\n`).join("")}`;
-}
-
-const STATUS_HEAD = { kind: "Status", apiVersion: "v1", metadata: {} } as const;
-
-/** A `Success` Status (HTTP 200). */
-export function successStatus(message?: string): Record<string, unknown> {
-  return message === undefined
-    ? { ...STATUS_HEAD, status: "Success", code: 200 }
-    : { ...STATUS_HEAD, status: "Success", message, code: 200 };
-}
-
-/**
- * The 422 `Invalid` Status of apimachinery's `errors.NewInvalid`: the aggregate message, and one cause per field
- * error (not de-duplicated), the cause type under the StatusCause JSON key `reason`.
- */
-export function invalidStatus(
-  id: ObjectIdentity,
-  errors: readonly Pick<FieldError, "type" | "field" | "message">[],
-): Record<string, unknown> {
-  return {
-    ...STATUS_HEAD,
-    status: "Failure",
-    message: aggregateMessage(id.kind, id.group, id.name, errors),
-    reason: "Invalid",
-    // StatusDetails' name and group are `omitempty`: the core group and a nameless object leave them out.
-    details: {
-      ...(id.name === "" ? {} : { name: id.name }),
-      ...(id.group === "" ? {} : { group: id.group }),
-      kind: id.kind,
-      causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),
-    },
-    code: 422,
-  };
-}
-
-/** A 400 `BadRequest` Status for a document that could not be decoded or used. */
-export function badRequestStatus(message: string): Record<string, unknown> {
-  return { ...STATUS_HEAD, status: "Failure", message, reason: "BadRequest", code: 400 };
 }

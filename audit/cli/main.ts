@@ -13,9 +13,8 @@
  * through tsx) or directly with `tsx audit/cli/main.ts`. Commands
  * and the library are imported lazily, so `--help` and usage errors never load the engine.
  */
-import { readFileSync } from "node:fs";
+import { toolVersion } from "../version.js";
 import { parseArgs, type ResolvedProcessConfig } from "./args.js";
-import { isConfigError } from "./errors.js";
 import type { CommandIo, CommandOutcome } from "./io.js";
 
 const EXIT_CODES = {
@@ -34,7 +33,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   let args: ReturnType<typeof parseArgs>;
   try {
-    args = parseArgs(argv, process.env, packageVersion());
+    args = parseArgs(argv, process.env, toolVersion());
   } catch (err) {
     io.stderr(`internal error: ${describe(err)}\n`);
     return EXIT_CODES.internal;
@@ -74,12 +73,12 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return EXIT_CODES[outcome];
   } catch (err) {
-    if (args.kind === "audit" && err instanceof Error && err.name === "StorageError") {
-      // The auditor's table (issue 7): storage failures are exit 3, like internal faults.
+    if (args.kind === "audit" && errorName(err) === "StorageError") {
+      // The auditor's row of the table: S3 and report folders are its surroundings, so a storage failure is exit 3.
       io.stderr(`storage error: ${describe(err)}\n`);
       return EXIT_CODES.internal;
     }
-    if (isConfigError(err)) {
+    if (errorName(err) === "ConfigError" || errorName(err) === "StorageError") {
       io.stderr(`error: ${describe(err)}\n`);
       return EXIT_CODES.usage;
     }
@@ -95,15 +94,12 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The version in package.json (our own file, not untrusted input). */
-function packageVersion(): string {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-    const v = (pkg as { version?: unknown }).version;
-    return typeof v === "string" ? v : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
+/**
+ * lib's exception classes, told apart by their stable `name` (never by message text): a ConfigError (bad flags,
+ * environment, a missing path) and, outside the auditor, a StorageError (an unreadable bundle) are usage errors.
+ */
+function errorName(err: unknown): string | undefined {
+  return err instanceof Error ? err.name : undefined;
 }
 
 /**

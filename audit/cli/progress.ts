@@ -4,16 +4,7 @@
  * read meter), documents audited, documents per second and the ETA. With an `s3://` source the input's size is not
  * known up front: the line shows documents and documents per second only.
  */
-import type { AuditProgress } from "../run.js";
-
-export interface ProgressBar {
-  /** The sources' read meter (SourceOptions.onRead). */
-  onRead(bytes: number): void;
-  /** The runner's progress (AuditConfig.onProgress). */
-  update(progress: AuditProgress): void;
-  /** Erases the line; the bar is not used afterwards. */
-  stop(): void;
-}
+import type { ProgressReporter } from "../execute.js";
 
 /** What the bar writes to: a terminal's write function and width. */
 export interface ProgressTerminal {
@@ -25,7 +16,7 @@ export interface ProgressTerminal {
 export async function startProgressBar(
   terminal: ProgressTerminal,
   totalBytes: number | undefined,
-): Promise<ProgressBar> {
+): Promise<ProgressReporter> {
   const { default: cliProgress } = await import("cli-progress");
   // cli-progress draws through readline's cursor functions on a stream: this one writes to the terminal given.
   const stream = {

@@ -3,9 +3,17 @@
  * dry-run style pre-creation check of spec/field-errors-in-status-convention.txt). This file checks their shape and
  * builds the answers; it does not validate objects (the PolicySet does) and does not know about events.
  */
-import type { GroupVersionKind, GroupVersionResource, Operation, UserInfo, ValidateRequest, Verdict } from "#lib";
-import { InputError, objectIdentity, parseDocuments } from "#lib";
-import { embeddedStatus, invalidStatus, type ObjectIdentity, OUTCOMES } from "./status.js";
+import type {
+  DecodedIdentity,
+  GroupVersionKind,
+  GroupVersionResource,
+  Operation,
+  UserInfo,
+  ValidateRequest,
+  Verdict,
+} from "#lib";
+import { errorStatus, InputError, invalidStatus, objectIdentity, parseDocuments } from "#lib";
+import { embeddedStatus, OUTCOMES } from "./status.js";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 
@@ -18,7 +26,7 @@ function isObject(v: unknown): v is JsonObject {
 /** What `POST /validate` received. */
 export type ValidateBody =
   | { kind: "review"; review: AdmissionRequest }
-  | { kind: "object"; object: JsonObject; identity: ObjectIdentity };
+  | { kind: "object"; object: JsonObject; identity: DecodedIdentity };
 
 /** The parts of an AdmissionReview's `request` tollgate uses. */
 export interface AdmissionRequest {
@@ -30,7 +38,7 @@ export interface AdmissionRequest {
   oldObject?: JsonObject;
   subResource?: string;
   dryRun: boolean;
-  identity?: ObjectIdentity;
+  identity?: DecodedIdentity;
   /** The admission attributes the admission families read (request.userInfo, namespace, name, resource...). */
   attributes: AdmissionAttributes;
 }
@@ -63,7 +71,7 @@ export function readValidateBody(text: string, limits: BodyLimits): ValidateBody
   const body = decodeJsonObject(text, limits);
   if (body.kind === "AdmissionReview") return { kind: "review", review: admissionRequest(body) };
   if (typeof body.apiVersion === "string" && typeof body.kind === "string" && isObject(body.metadata)) {
-    return { kind: "object", object: body, identity: identityOf(body) };
+    return { kind: "object", object: body, identity: objectIdentity(body) };
   }
   throw new InputError(
     "the request body is neither an admission.k8s.io/v1 AdmissionReview nor a Kubernetes object " +
@@ -129,7 +137,7 @@ function admissionRequest(review: JsonObject): AdmissionRequest {
     throw new InputError("the AdmissionReview request (UPDATE) has no oldObject");
   }
   const subject = operation === "DELETE" ? (oldObject ?? object) : object;
-  if (subject !== undefined) out.identity = identityOf(subject);
+  if (subject !== undefined) out.identity = objectIdentity(subject);
   return out;
 }
 
@@ -229,14 +237,6 @@ function withTypeMeta(value: unknown, requestKind: JsonObject | undefined, where
   return { apiVersion, kind, ...value };
 }
 
-/** What an object is (lib's objectIdentity), in the shape the shared Status builders take. */
-export function identityOf(object: JsonObject): ObjectIdentity {
-  const id = objectIdentity(object);
-  const out: ObjectIdentity = { apiVersion: id.apiVersion, group: id.group, kind: id.kind, name: id.name };
-  if (id.namespace !== "") out.namespace = id.namespace;
-  return out;
-}
-
 /**
  * The PolicySet request of an AdmissionReview, or undefined when there is nothing to validate (CONNECT, or a
  * DELETE without the stored object). A DELETE validates the stored object, as the CLI does.
@@ -269,13 +269,13 @@ export function warningsOf(verdict: Verdict): string[] {
 export function reviewResponse(
   uid: string,
   verdict: Verdict | undefined,
-  identity: ObjectIdentity | undefined,
+  identity: DecodedIdentity | undefined,
 ): JsonObject {
   if (verdict === undefined) return review({ uid, allowed: true });
   const response: JsonObject = { uid, allowed: verdict.allowed };
   if (!verdict.allowed) {
-    const id = identity ?? { apiVersion: "", group: "", kind: "", name: "" };
-    response.status = embeddedStatus(invalidStatus(id, verdict.errors));
+    const { group, kind, name } = identity ?? { group: "", kind: "", name: "" };
+    response.status = embeddedStatus(invalidStatus({ group, kind }, name, verdict.errors));
   }
   const warnings = warningsOf(verdict);
   if (warnings.length > 0) response.warnings = warnings;
@@ -291,7 +291,7 @@ export function faultReviewResponse(uid: string, failurePolicy: "Fail" | "Ignore
     return review({ uid, allowed: true, warnings: [`${message} (allowed: tollgate's failure policy is Ignore)`] });
   }
   const { code, reason } = OUTCOMES.internal;
-  return review({ uid, allowed: false, status: { metadata: {}, status: "Failure", message, reason, code } });
+  return review({ uid, allowed: false, status: embeddedStatus(errorStatus(reason, code, message)) });
 }
 
 function review(response: JsonObject): JsonObject {

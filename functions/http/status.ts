@@ -1,12 +1,9 @@
 /**
- * `metav1.Status` answers and the one table from outcome to HTTP code (STYLE.md "Error model"). The Status
- * builders shared with the CLI's `-o json` (Success, the 422 Invalid of apimachinery's `errors.NewInvalid`,
- * BadRequest) live in audit/cli/kubectl-text.ts and are reused here, so both surfaces answer the same object.
+ * The webhook's one table from outcome to HTTP code and Status reason (STYLE.md "Error model"). The `metav1.Status`
+ * builders themselves are lib's (lib/field/status.ts), shared with the CLI's `-o json`, so both surfaces answer
+ * the same object.
  */
-import { badRequestStatus, invalidStatus, successStatus } from "../../audit/cli/kubectl-text.js";
-
-export type { ObjectIdentity } from "../../audit/cli/kubectl-text.js";
-export { badRequestStatus, invalidStatus, successStatus };
+import { errorStatus, type Status } from "#lib";
 
 /** Every outcome of a request, each with one HTTP code and one Status reason. */
 export const OUTCOMES = {
@@ -35,16 +32,16 @@ export function httpCode(outcome: Outcome): number {
 export function failureStatus(
   outcome: Exclude<Outcome, "allowed" | "invalid" | "badRequest">,
   message: string,
-): Record<string, unknown> {
+): Status {
   const { code, reason } = OUTCOMES[outcome];
-  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason, code };
+  return errorStatus(reason, code, message);
 }
 
 /**
  * The Status inside an `AdmissionResponse`: the same fields, without the `kind` and `apiVersion` a top-level
  * Status carries (AdmissionResponse.status is an embedded `*metav1.Status`, whose TypeMeta is omitempty).
  */
-export function embeddedStatus(status: Record<string, unknown>): Record<string, unknown> {
+export function embeddedStatus(status: Status): Status {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = status;
   return rest;
 }

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import type { PolicySet } from "#lib";
-import { DEFAULT_OWNER_LABELS } from "../../audit/model.js";
+import { DEFAULT_OWNER_LABELS } from "../../audit/config.js";
 import type { PolicySource } from "../../audit/policies.js";
 import { runAudit } from "../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";

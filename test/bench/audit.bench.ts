@@ -30,7 +30,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { stringify } from "yaml";
 import { type BundleFile, loadBundle, type PolicySet, parseDocuments, unwrapList } from "#lib";
-import { DEFAULT_OWNER_LABELS } from "../../audit/model.js";
+import { DEFAULT_OWNER_LABELS } from "../../audit/config.js";
 import { runAudit } from "../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { REPO_ROOT } from "../conformance/corpus.js";

@@ -24,7 +24,8 @@ import { createServer as createHttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { createRuntime, type RuntimeLogger } from "../../functions/runtime.js";
+import type { FunctionLogger } from "../../functions/logger.js";
+import { createRuntime } from "../../functions/runtime.js";
 import { createHandler } from "../../functions/webhook.js";
 import { buildBundleArtifact } from "../../lib/index.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
@@ -42,7 +43,7 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Formats each line as powertools would (JSON), writes nothing. */
-function formattingLogger(): RuntimeLogger {
+function formattingLogger(): FunctionLogger {
   let sink = 0;
   const line = (message: string, attributes: Record<string, unknown> = {}) => {
     sink += JSON.stringify({ level: "INFO", message, timestamp: new Date().toISOString(), ...attributes }).length;

@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { createRuntime, type RuntimeLogger, resolveEnvConfig } from "../../functions/runtime.js";
+import type { FunctionLogger } from "../../functions/logger.js";
+import { createRuntime, resolveEnvConfig } from "../../functions/runtime.js";
 import { createHandler, type Handler } from "../../functions/webhook.js";
 import { type BundleOptions, loadBundle, type PolicySet, StorageError } from "../../lib/index.js";
 import { admissionReview, event, fakeContext, type Payload } from "../helpers/events.js";
@@ -18,7 +19,7 @@ interface LogLine {
   attributes: Record<string, unknown>;
 }
 
-function recorder(): RuntimeLogger & { lines: LogLine[] } {
+function recorder(): FunctionLogger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
   return {
     lines,

@@ -1,14 +1,10 @@
 /**
- * `tollgate audit`: open the sources, load the policies (with `--policies-from-input`, also from the sources), run
- * the audit, compare with the previous run, write the reports, print a summary. See `tollgate audit --help`.
+ * `tollgate audit`: runs the audit (audit/execute.ts) with a progress bar on a terminal, then prints a summary of
+ * the run. See `tollgate audit --help`.
  */
-import { join } from "node:path";
-import { isS3Url } from "#lib/storage";
-import type { AuditResult, AuditRunHeader } from "../../model.js";
-import type { AuditConfig } from "../../run.js";
-import type { ResolvedAuditConfig } from "../audit-args.js";
+import type { ResolvedAuditConfig } from "../../config.js";
+import type { ExecutedAudit } from "../../execute.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
-import type { ProgressBar } from "../progress.js";
 
 export interface AuditIo extends CommandIo {
   /** Whether standard error is a terminal: only then is a progress bar drawn (never in CI logs). */
@@ -17,101 +13,26 @@ export interface AuditIo extends CommandIo {
   columns?: number;
 }
 
-/** What one `tollgate audit` run produced: its outcome for the exit code, the run, and the folder written. */
-export interface AuditCommandResult {
-  outcome: CommandOutcome;
-  /** The run without its objects and findings (they were written to the reports). */
-  run: AuditRunHeader;
-  /** The run folder (a local path or an s3:// URL) holding the reports and index.json. */
-  folder: string;
-}
-
 export async function runAuditCommand(config: Readonly<ResolvedAuditConfig>, io: AuditIo): Promise<CommandOutcome> {
-  return (await executeAudit(config, io)).outcome;
+  const { executeAudit } = await import("../../execute.js");
+  const executed = await executeAudit(
+    config,
+    io.isTty
+      ? {
+          startProgress: async (totalBytes) => {
+            const { startProgressBar } = await import("../progress.js");
+            return startProgressBar({ write: io.stderr, columns: io.columns ?? 80 }, totalBytes);
+          },
+        }
+      : {},
+  );
+  io.stdout(summaryText(config, executed));
+  return executed.outcome;
 }
 
-/** Runs the audit, writes the reports and prints the summary; the result is for callers that need more than the outcome. */
-export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: AuditIo): Promise<AuditCommandResult> {
-  const [{ openSource, DEFAULT_SOURCE_OPTIONS }, { loadPolicies }, { runAudit }, { renderReports }, sink, model] =
-    await Promise.all([
-      import("../../sources/index.js"),
-      import("../../policies.js"),
-      import("../../run.js"),
-      import("../../report/index.js"),
-      import("../../sink.js"),
-      import("../../model.js"),
-    ]);
-  const s3 = config.s3;
-  // The progress bar counts the bytes the audit reads, once it starts (reads while loading policies are not counted).
-  let onRead: ((bytes: number) => void) | undefined;
-  const sourceOptions = {
-    ...DEFAULT_SOURCE_OPTIONS,
-    ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
-  };
-  const sources = await Promise.all(
-    config.sources.map((s) => openSource(s, { ...sourceOptions, onRead: (n) => onRead?.(n) }, s3)),
-  );
-  const previous = config.previous === undefined ? undefined : await openSource(config.previous, sourceOptions, s3);
-  let result: AuditResult;
-  let policiesFromInput: number;
-  try {
-    const loaded = await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, s3);
-    policiesFromInput = loaded.policiesFromInput;
-    const compareWith =
-      config.compareWith === undefined
-        ? await sink.readLatestReport(config.out, { s3 })
-        : await sink.readReportFile(config.compareWith, { s3 });
-    if (config.compareWith !== undefined && compareWith === undefined) {
-      const { ConfigError } = await import("#lib");
-      throw new ConfigError(`--compare-with ${JSON.stringify(config.compareWith)} does not exist`);
-    }
-
-    const { resolveWorkers } = await import("../../workers/auto.js");
-    const workers = await resolveWorkers(config.workers, config.sources, { previous: previous !== undefined });
-    let progress: ProgressBar | undefined;
-    if (io.isTty) {
-      const [{ startProgressBar }, { progressTotalBytes }] = await Promise.all([
-        import("../progress.js"),
-        import("../../sources/size.js"),
-      ]);
-      progress = await startProgressBar(
-        { write: io.stderr, columns: io.columns ?? 80 },
-        await progressTotalBytes(config.sources, sourceOptions.maxJsonParseBytes),
-      );
-      onRead = progress.onRead;
-    }
-    const auditConfig: AuditConfig = {
-      sources,
-      bundle: config.bundle,
-      concurrency: config.concurrency,
-      failOn: config.failOn,
-      ownerLabels: config.ownerLabels,
-      policiesFromInput,
-      toolVersion: config.toolVersion,
-      workers,
-      policySource: loaded.source,
-    };
-    if (previous !== undefined) auditConfig.previous = previous;
-    if (compareWith !== undefined) auditConfig.compareWith = compareWith;
-    if (progress !== undefined) auditConfig.onProgress = progress.update;
-    try {
-      result = await runAudit(auditConfig, loaded.policySet);
-    } finally {
-      progress?.stop();
-    }
-  } finally {
-    await Promise.all([...sources, ...(previous === undefined ? [] : [previous])].map((s) => s.close?.()));
-  }
-
-  const files = renderReports(result, config.formats);
-  let written: Awaited<ReturnType<typeof sink.writeRun>>;
-  try {
-    written = await sink.writeRun(config.out, result, files, { s3 });
-  } finally {
-    model.disposeResult(result);
-  }
-  const { objects: _objects, findings: _findings, ...run } = result;
-
+/** The lines printed after a run: totals, findings, the comparison, and where the reports are. */
+function summaryText(config: Readonly<ResolvedAuditConfig>, executed: ExecutedAudit): string {
+  const { run, written, files, policiesFromInput } = executed;
   const s = run.summary;
   const lines = [
     `tollgate audit ${run.runId}: ${plural(s.documents, "document")} from ${config.sources.join(" ")} against ${config.bundle} (${plural(run.bundle.kinds, "kind")}${policiesFromInput > 0 ? `, ${plural(policiesFromInput, "policy", "policies")} from the input` : ""})`,
@@ -133,18 +54,9 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Au
       `  since ${c.previousRunId}: ${c.newFindings} new, ${c.resolvedFindings} resolved, ${c.persistingFindings} persisting`,
     );
   }
-  lines.push(
-    `Reports: ${written.folder}${written.folder.endsWith("/") ? "" : "/"} (${files.map((f) => f.name).join(", ")})`,
-  );
-  if (files.some((f) => f.name === "report.html")) {
-    lines.push(
-      `HTML report: ${isS3Url(written.folder) ? `${written.folder}/report.html` : join(written.folder, "report.html")}`,
-    );
-  }
-  io.stdout(`${lines.join("\n")}\n`);
-
-  const outcome = model.summaryReachesFailOn(run.summary, config.failOn) ? "violations" : "ok";
-  return { outcome, run, folder: written.folder };
+  lines.push(`Reports: ${written.folder}${written.folder.endsWith("/") ? "" : "/"} (${files.join(", ")})`);
+  if (files.includes("report.html")) lines.push(`HTML report: ${written.location("report.html")}`);
+  return `${lines.join("\n")}\n`;
 }
 
 function plural(n: number, word: string, pluralWord = `${word}s`): string {

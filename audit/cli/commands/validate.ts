@@ -2,8 +2,8 @@
  * `tollgate validate`: every object of every input, validated as kube-apiserver would on admission, printed as
  * kubectl prints the answer. See `tollgate validate --help` and README.md for the output formats.
  */
-import type { PolicySet, ValidateRequest, Verdict } from "../../../lib/index.js";
-import { loadBundle } from "../../../lib/index.js";
+import type { PolicySet, Status, ValidateRequest, Verdict } from "#lib";
+import { badRequestStatus, invalidStatus, loadBundle, successStatus } from "#lib";
 import type { ResolvedValidateConfig } from "../args.js";
 import {
   documentText,
@@ -15,14 +15,7 @@ import {
   statOrThrow,
 } from "../inputs.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
-import {
-  badRequestStatus,
-  invalidObjectText,
-  invalidStatus,
-  type ObjectIdentity,
-  objectRef,
-  successStatus,
-} from "../kubectl-text.js";
+import { invalidObjectText, type ObjectIdentity, objectRef } from "../kubectl-text.js";
 
 /** The result of one input entry. */
 export type ObjectOutcome = "valid" | "invalid" | "skipped" | "error";
@@ -252,7 +245,7 @@ function jsonEntry(result: ObjectResult): Record<string, unknown> {
 }
 
 /** The `metav1.Status` the API server would answer for this entry (a dry-run create of a bare object). */
-function statusOf(result: ObjectResult): Record<string, unknown> {
+function statusOf(result: ObjectResult): Status {
   switch (result.outcome) {
     case "valid":
       return successStatus();
@@ -260,8 +253,10 @@ function statusOf(result: ObjectResult): Record<string, unknown> {
       const id = result.identity!;
       return successStatus(`no policy for ${id.apiVersion}/${id.kind}`);
     }
-    case "invalid":
-      return invalidStatus(result.identity!, result.verdict!.errors);
+    case "invalid": {
+      const { group, kind, name } = result.identity!;
+      return invalidStatus({ group, kind }, name, result.verdict!.errors);
+    }
     case "error":
       return badRequestStatus(result.error ?? "error");
   }

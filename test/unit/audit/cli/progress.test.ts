@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../../../audit/cli/args.js";
-import { executeAudit } from "../../../../audit/cli/commands/audit.js";
+import { runAuditCommand } from "../../../../audit/cli/commands/audit.js";
 import { startProgressBar } from "../../../../audit/cli/progress.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tollgate-progress-"));
@@ -71,7 +71,7 @@ describe("tollgate audit progress", () => {
 
   it("draws the bar on standard error when it is a terminal", async () => {
     let err = "";
-    await executeAudit(config(join(scratch, "tty")), {
+    await runAuditCommand(config(join(scratch, "tty")), {
       stdin: Readable.from([]),
       stdout: () => {},
       stderr: (t) => (err += t),
@@ -83,7 +83,7 @@ describe("tollgate audit progress", () => {
 
   it("writes nothing to standard error otherwise (CI logs)", async () => {
     let err = "";
-    await executeAudit(config(join(scratch, "ci")), {
+    await runAuditCommand(config(join(scratch, "ci")), {
       stdin: Readable.from([]),
       stdout: () => {},
       stderr: (t) => (err += t),

@@ -1,0 +1,231 @@
+/**
+ * The audit configuration: what a caller asked for (flags, or the scheduled Lambda's input) and the `TOLLGATE_*`
+ * environment → a frozen {@link ResolvedAuditConfig}. Pure: nothing is read but the arguments. Used by
+ * `tollgate audit` (audit/cli/audit-args.ts) and the scheduled Lambda (functions/audit.ts).
+ *
+ * Precedence, highest first: the option, then the environment variable, then the built-in default.
+ *
+ * | variable                | option           | default    |
+ * |-------------------------|------------------|------------|
+ * | TOLLGATE_BUNDLE         | bundle           | (required) |
+ * | TOLLGATE_AUDIT_OUT      | out              | reports    |
+ * | TOLLGATE_FAIL_ON        | failOn           | violation  |
+ * | TOLLGATE_CONCURRENCY    | concurrency      | 8          |
+ * | TOLLGATE_OWNER_LABELS   | ownerLabels      | owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
+ * | TOLLGATE_MAX_JSON_BYTES | maxJsonBytes     | 512Mi (larger JSON files are streamed) |
+ * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
+ * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
+ * | TOLLGATE_S3_PATH_STYLE  | s3PathStyle      | on with an endpoint, off for AWS S3 |
+ *
+ * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
+ */
+import { ConfigError } from "#lib/errors.js";
+import type { S3Options } from "#lib/storage";
+import { FAIL_ON, type FailOn } from "./model.js";
+import { REPORT_FORMATS } from "./report/index.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a caller asks for, as typed: every value is checked and defaulted by {@link resolveAuditConfig}. */
+export interface AuditOptions {
+  /** A folder, a single file, or `s3://bucket/prefix`. */
+  bundle?: string;
+  /** Files, folders, archives and `s3://` locations, in order. */
+  sources: readonly string[];
+  out?: string;
+  /** Report formats, comma-separated. Default: all. */
+  format?: string;
+  previous?: string;
+  compareWith?: string;
+  policiesFromInput?: boolean;
+  failOn?: string;
+  concurrency?: string;
+  /** Label keys, comma-separated. */
+  ownerLabels?: string;
+  /** Bytes, or with Ki, Mi or Gi. */
+  maxJsonBytes?: string;
+  /** `auto` or a whole number. */
+  workers?: string;
+  s3Endpoint?: string;
+  s3PathStyle?: boolean;
+}
+
+export interface ResolvedAuditConfig {
+  bundle: string;
+  sources: readonly string[];
+  /** Report prefix: a folder or `s3://bucket/prefix`. */
+  out: string;
+  /** Report formats to write (all by default); see audit/report/index.ts. */
+  formats: readonly string[];
+  previous?: string;
+  /** A report.json to compare with; default: the latest run at `out`. */
+  compareWith?: string;
+  policiesFromInput: boolean;
+  failOn: FailOn;
+  concurrency: number;
+  ownerLabels: readonly string[];
+  /** JSON files up to this size are parsed whole; larger `kind: List` files are streamed item by item. */
+  maxJsonBytes?: number;
+  /**
+   * Worker threads that decode and validate: a number (0 or 1: everything on the main thread), or `auto` (the
+   * default: `os.availableParallelism() - 1`, at most 8, when the local input is large enough to pay for starting
+   * them; see audit/workers/auto.ts).
+   */
+  workers: number | "auto";
+  /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
+  s3: Readonly<S3Options>;
+  toolVersion: string;
+}
+
+const DEFAULT_CONCURRENCY = 8;
+
+/** The label keys that name an object's owner when no others are configured, in order of preference. */
+export const DEFAULT_OWNER_LABELS: readonly string[] = [
+  "owner",
+  "team",
+  "app.kubernetes.io/owner",
+  "app.kubernetes.io/part-of",
+];
+
+/** The most worker threads `workers` takes. */
+const MAX_WORKERS = 64;
+
+/**
+ * Resolves an audit's configuration; see the table at the top of this file for the precedence and defaults.
+ *
+ * @param toolVersion recorded in the reports
+ * @throws ConfigError naming the flag (or variable) whose value is wrong, or the missing bundle
+ */
+export function resolveAuditConfig(
+  options: AuditOptions,
+  env: Env,
+  toolVersion: string,
+): Readonly<ResolvedAuditConfig> {
+  const bundle = text(options.bundle) ?? text(env.TOLLGATE_BUNDLE);
+  if (bundle === undefined) throw new ConfigError("--bundle <path> is required (or set TOLLGATE_BUNDLE)");
+  const failOn = text(options.failOn) ?? text(env.TOLLGATE_FAIL_ON) ?? "violation";
+  if (!(FAIL_ON as readonly string[]).includes(failOn)) {
+    throw new ConfigError(`--fail-on must be one of ${FAIL_ON.join(", ")}, not ${JSON.stringify(failOn)}`);
+  }
+  const ownerRaw = text(options.ownerLabels) ?? text(env.TOLLGATE_OWNER_LABELS);
+  const config: ResolvedAuditConfig = {
+    bundle,
+    sources: Object.freeze([...options.sources]),
+    out: text(options.out) ?? text(env.TOLLGATE_AUDIT_OUT) ?? "reports",
+    formats: Object.freeze(formatList(text(options.format))),
+    policiesFromInput: options.policiesFromInput === true,
+    failOn: failOn as FailOn,
+    concurrency: concurrencyOf(text(options.concurrency) ?? text(env.TOLLGATE_CONCURRENCY)),
+    ownerLabels: Object.freeze(ownerRaw === undefined ? [...DEFAULT_OWNER_LABELS] : commaList(ownerRaw)),
+    workers: workerCount(text(options.workers) ?? text(env.TOLLGATE_WORKERS) ?? "auto"),
+    s3: resolveS3(options, env),
+    toolVersion,
+  };
+  const maxJsonRaw = text(options.maxJsonBytes) ?? text(env.TOLLGATE_MAX_JSON_BYTES);
+  if (maxJsonRaw !== undefined) config.maxJsonBytes = byteSize(maxJsonRaw, "--max-json-bytes");
+  const previous = text(options.previous);
+  if (previous !== undefined) config.previous = previous;
+  const compareWith = text(options.compareWith);
+  if (compareWith !== undefined) config.compareWith = compareWith;
+  return Object.freeze(config);
+}
+
+function concurrencyOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  if (!/^[1-9][0-9]{0,3}$/.test(raw)) {
+    throw new ConfigError(`--concurrency must be an integer from 1 to 9999, not ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+/** The selected formats in the registry's order; all when none is named. */
+function formatList(raw: string | undefined): string[] {
+  if (raw === undefined) return [...REPORT_FORMATS];
+  const list = commaList(raw);
+  const unknown = list.filter((f) => !REPORT_FORMATS.includes(f));
+  if (list.length === 0 || unknown.length > 0) {
+    throw new ConfigError(
+      `--format takes a comma-separated list of ${REPORT_FORMATS.join(", ")}; unknown: ${JSON.stringify(unknown.join(",") || raw)}`,
+    );
+  }
+  return REPORT_FORMATS.filter((f) => list.includes(f));
+}
+
+function commaList(raw: string): string[] {
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** The S3 endpoint (an http or https URL) and path style, option over environment. */
+function resolveS3(options: AuditOptions, env: Env): Readonly<S3Options> {
+  const endpoint = text(options.s3Endpoint) ?? text(env.TOLLGATE_S3_ENDPOINT);
+  const s3: S3Options = {};
+  if (endpoint !== undefined) {
+    if (!isHttpUrl(endpoint)) {
+      throw new ConfigError(
+        `--s3-endpoint must be an http:// or https:// URL, not ${JSON.stringify(endpoint)} (flag or TOLLGATE_S3_ENDPOINT)`,
+      );
+    }
+    s3.endpoint = endpoint;
+  }
+  if (typeof options.s3PathStyle === "boolean") {
+    s3.pathStyle = options.s3PathStyle;
+  } else {
+    const raw = text(env.TOLLGATE_S3_PATH_STYLE)?.toLowerCase();
+    if (raw !== undefined) {
+      if (raw !== "true" && raw !== "false") {
+        throw new ConfigError(`TOLLGATE_S3_PATH_STYLE must be true or false, not ${JSON.stringify(raw)}`);
+      }
+      s3.pathStyle = raw === "true";
+    }
+  }
+  return Object.freeze(s3);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** `auto`, or a whole number from 0 to {@link MAX_WORKERS}. */
+function workerCount(raw: string): number | "auto" {
+  const v = raw.trim().toLowerCase();
+  if (v === "auto") return "auto";
+  if (/^[0-9]{1,3}$/.test(v) && Number(v) <= MAX_WORKERS) return Number(v);
+  throw new ConfigError(
+    `--workers must be auto or a whole number from 0 to ${MAX_WORKERS}, not ${JSON.stringify(raw)} (flag or TOLLGATE_WORKERS)`,
+  );
+}
+
+const UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+};
+
+/** `1048576`, `64Mi`, `1GiB`: a whole number of bytes from 1 to 2^53 - 1. */
+function byteSize(raw: string, flag: string): number {
+  const m = /^([0-9]{1,16})(|Ki|Mi|Gi|KiB|MiB|GiB)$/.exec(raw.trim());
+  const n = m === null ? Number.NaN : Number(m[1]) * UNITS[m[2]!]!;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new ConfigError(
+      `${flag} must be a size in bytes, optionally with Ki, Mi or Gi (64Mi), not ${JSON.stringify(raw)}`,
+    );
+  }
+  return n;
+}
+
+/** A non-empty string, else undefined (an empty flag or variable counts as not given). */
+function text(v: string | undefined): string | undefined {
+  return v === undefined || v === "" ? undefined : v;
+}

@@ -1,0 +1,31 @@
+/**
+ * The Lambdas' one logger: JSON lines through the powertools Logger (level from POWERTOOLS_LOG_LEVEL or the Lambda
+ * log level; default INFO), with the invocation's request id once `addContext` is called. Logs carry counts, ids and
+ * error names, never object content, bad values or credentials.
+ */
+import { Logger } from "@aws-lambda-powertools/logger";
+import type { LogAttributes } from "@aws-lambda-powertools/logger/types";
+import type { Context } from "aws-lambda";
+
+/** What the handlers log through; the powertools Logger in Lambda, a recorder in tests. */
+export interface FunctionLogger {
+  info(message: string, attributes?: Record<string, unknown>): void;
+  warn(message: string, attributes?: Record<string, unknown>): void;
+  error(message: string, attributes?: Record<string, unknown>): void;
+  addContext(context: Context): void;
+}
+
+export function createLogger(): FunctionLogger {
+  const logger = new Logger({ serviceName: "tollgate" });
+  return {
+    info: (message, attributes = {}) => logger.info(message, attributes as LogAttributes),
+    warn: (message, attributes = {}) => logger.warn(message, attributes as LogAttributes),
+    error: (message, attributes = {}) => logger.error(message, attributes as LogAttributes),
+    addContext: (context) => logger.addContext(context),
+  };
+}
+
+/** The class name of a thrown value, for the logs' `error` field. */
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
