@@ -1,0 +1,79 @@
+/** audit/config.ts: options and environment → the audit configuration, as the CLI and the scheduled Lambda use it. */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OWNER_LABELS, resolveAuditConfig } from "../../../audit/config.js";
+import { REPORT_FORMATS } from "../../../audit/report/index.js";
+import { ConfigError } from "../../../lib/errors.js";
+
+describe("resolveAuditConfig", () => {
+  it("applies the defaults to what is not given", () => {
+    const config = resolveAuditConfig({ sources: ["a.yaml"], bundle: "b" }, {}, "1.2.3");
+
+    expect(config).toEqual({
+      bundle: "b",
+      sources: ["a.yaml"],
+      out: "reports",
+      formats: REPORT_FORMATS,
+      policiesFromInput: false,
+      failOn: "violation",
+      concurrency: 8,
+      ownerLabels: DEFAULT_OWNER_LABELS,
+      workers: "auto",
+      s3: {},
+      toolVersion: "1.2.3",
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    {
+      name: "the environment over the default",
+      options: {},
+      env: { TOLLGATE_BUNDLE: "env-bundle", TOLLGATE_AUDIT_OUT: "env-out", TOLLGATE_CONCURRENCY: "3" },
+      want: { bundle: "env-bundle", out: "env-out", concurrency: 3 },
+    },
+    {
+      name: "the option over the environment",
+      options: { bundle: "b", out: "o", concurrency: "2", failOn: "never" },
+      env: { TOLLGATE_BUNDLE: "env-bundle", TOLLGATE_AUDIT_OUT: "env-out", TOLLGATE_FAIL_ON: "warning" },
+      want: { bundle: "b", out: "o", concurrency: 2, failOn: "never" },
+    },
+    {
+      name: "an empty option or variable counts as not given",
+      options: { bundle: "b", out: "" },
+      env: { TOLLGATE_AUDIT_OUT: "", TOLLGATE_WORKERS: "" },
+      want: { out: "reports", workers: "auto" },
+    },
+    {
+      name: "lists and sizes",
+      options: { bundle: "b", format: "sarif, json", ownerLabels: "team, ,owner", maxJsonBytes: "64Mi", workers: "0" },
+      env: {},
+      want: { formats: ["json", "sarif"], ownerLabels: ["team", "owner"], maxJsonBytes: 64 * 1024 * 1024, workers: 0 },
+    },
+  ])("takes $name", ({ options, env, want }) => {
+    expect(resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0")).toMatchObject(want);
+  });
+
+  it.each([
+    { options: {}, env: {}, message: "--bundle <path> is required (or set TOLLGATE_BUNDLE)" },
+    {
+      options: { bundle: "b" },
+      env: { TOLLGATE_CONCURRENCY: "0" },
+      message: '--concurrency must be an integer from 1 to 9999, not "0"',
+    },
+    {
+      options: { bundle: "b", failOn: "always" },
+      env: {},
+      message: '--fail-on must be one of violation, warning, never, not "always"',
+    },
+    {
+      options: { bundle: "b", maxJsonBytes: "1Ti" },
+      env: {},
+      message: '--max-json-bytes must be a size in bytes, optionally with Ki, Mi or Gi (64Mi), not "1Ti"',
+    },
+  ])("refuses $options $env with a ConfigError", ({ options, env, message }) => {
+    const resolve = () => resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0");
+
+    expect(resolve).toThrow(ConfigError);
+    expect(resolve).toThrow(message);
+  });
+});
