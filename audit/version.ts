@@ -1,21 +1,24 @@
 /**
- * tollgate's version, from package.json one folder above this file's: the repository when run from source. A
- * Lambda bundle is one file whose folder has no package.json beside it: the version is then 0.0.0.
+ * tollgate's version, read from package.json. The caller says where package.json is relative to its own module
+ * (`new URL("../../package.json", import.meta.url)`), since that differs between the sources, the built CLI
+ * (dist/cli) and a Lambda bundle; a bundle that ships no package.json gives 0.0.0.
  */
 import { readFileSync } from "node:fs";
 
-let version: string | undefined;
+const versions = new Map<string, string>();
 
-/** The `version` of package.json (our own file, read once), or 0.0.0 when there is none. */
-export function toolVersion(): string {
-  if (version !== undefined) return version;
-  version = "0.0.0";
+/** The `version` of the package.json at `packageJson` (our own file, read once), or 0.0.0 when there is none. */
+export function toolVersion(packageJson: URL): string {
+  const known = versions.get(packageJson.href);
+  if (known !== undefined) return known;
+  let version = "0.0.0";
   try {
-    const pkg: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const pkg: unknown = JSON.parse(readFileSync(packageJson, "utf8"));
     const v = (pkg as { version?: unknown }).version;
     if (typeof v === "string") version = v;
   } catch {
     // Not shipped in the Lambda package.
   }
+  versions.set(packageJson.href, version);
   return version;
 }

@@ -195,6 +195,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** package.json beside functions/: the repository's when run from source; a Lambda package has none (0.0.0). */
+const PACKAGE_JSON = new URL("../package.json", import.meta.url);
+
 /** The audit configuration of a run's input, resolved as `tollgate audit` resolves its flags. */
 function resolveConfig(
   input: Pick<AuditInput, "sources" | "bundle" | "out" | "previous" | "failOn">,
@@ -202,7 +205,7 @@ function resolveConfig(
 ): Readonly<ResolvedAuditConfig> {
   const { sources, bundle, out, previous, failOn } = input;
   try {
-    return resolveAuditConfig({ sources, bundle, out, previous, failOn }, env, toolVersion());
+    return resolveAuditConfig({ sources, bundle, out, previous, failOn }, env, toolVersion(PACKAGE_JSON));
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(`audit input: ${err.message}`, { cause: err });
     throw err;

@@ -33,7 +33,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
   let args: ReturnType<typeof parseArgs>;
   try {
-    args = parseArgs(argv, process.env, toolVersion());
+    // main.ts and the built dist/cli/main.mjs are both two folders below the package root.
+    args = parseArgs(argv, process.env, toolVersion(new URL("../../package.json", import.meta.url)));
   } catch (err) {
     io.stderr(`internal error: ${describe(err)}\n`);
     return EXIT_CODES.internal;
