@@ -189,34 +189,30 @@ export function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCach
       ruleCount += t.rules.rules.filter((r) => isKnownType(r.type)).length;
     }
   }
-  const kinds: CoveredKind[] = [
-    ...[...VM_VERSIONS].map((version) => ({
-      group: VM_GROUP,
-      version,
-      kind: "VirtualMachine",
-      plural: "virtualmachines",
-      scope: "Namespaced" as const,
-      family: FAMILY,
-      rules: ruleCount,
-    })),
-    {
-      group: TEMPLATE_GROUP,
-      version: "v1",
-      kind: "Template",
-      plural: "templates",
-      scope: "Namespaced",
-      family: FAMILY,
-      rules: 0,
-    },
-  ];
+  // Only kinds the bundle gives something to check are listed (and so registered by webhook-config): VMs when a
+  // Template of the bundle has rules. A VM that carries its own rules is still checked (covers() lets every VM
+  // through; validate() answers undefined, "not covered", for a VM with no rules of its own and no linked Template).
+  const kinds: CoveredKind[] =
+    ruleCount === 0
+      ? []
+      : [...VM_VERSIONS].map((version) => ({
+          group: VM_GROUP,
+          version,
+          kind: "VirtualMachine",
+          plural: "virtualmachines",
+          scope: "Namespaced" as const,
+          family: FAMILY,
+          rules: ruleCount,
+        }));
 
-  function validateVm(req: FamilyRequest, failurePolicy: FailurePolicy): FamilyResult {
+  function validateVm(req: FamilyRequest, failurePolicy: FailurePolicy): FamilyResult | undefined {
     // The validator's webhook matches CREATE and UPDATE of the main resource, and validates the new object only.
-    if (req.operation === "DELETE" || req.subresource !== undefined) return emptyResult();
+    if (req.operation === "DELETE" || req.operation === "CONNECT" || req.subresource !== undefined) return undefined;
     const src = vmRules(req.object, parts.templates, parts.ambiguous, cache);
     switch (src.kind) {
       case "none":
-        return emptyResult();
+        // No rules of its own, none linked (or validation skipped by annotation): nothing checked it.
+        return undefined;
       case "template-not-found": {
         const result = emptyResult();
         const e = invalid(src.field, src.name, `template ${src.key} not found`, ctx(src.key, undefined, "warning"));
@@ -242,9 +238,10 @@ export function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCach
     }
   }
 
-  function validateTemplate(obj: Record<string, unknown>): FamilyResult {
+  /** A Template is checked (its rules linted) only when it carries validation rules. */
+  function validateTemplate(obj: Record<string, unknown>): FamilyResult | undefined {
     const entry = templateEntry(obj, cache);
-    return entry === undefined ? emptyResult() : templateResult(entry);
+    return entry === undefined ? undefined : templateResult(entry);
   }
 
   return Object.freeze({
@@ -258,7 +255,7 @@ export function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCach
     validate(req: FamilyRequest, context: { config: { failurePolicy: FailurePolicy } }): FamilyResult | undefined {
       try {
         if (req.group === TEMPLATE_GROUP) {
-          if (req.operation === "DELETE") return emptyResult();
+          if (req.operation === "DELETE" || req.operation === "CONNECT") return undefined;
           return validateTemplate(req.object);
         }
         return validateVm(req, context.config.failurePolicy);

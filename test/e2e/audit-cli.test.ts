@@ -35,7 +35,7 @@ describe("tollgate audit", () => {
     expect(r.code).toBe(1);
     expect(normalise(r.stdout)).toBe(
       [
-        `tollgate audit <run>: 10 documents from ${CURRENT} against ${BUNDLE} (5 kinds)`,
+        `tollgate audit <run>: 10 documents from ${CURRENT} against ${BUNDLE} (2 kinds)`,
         "  objects: 1 valid, 5 invalid, 2 skipped (no policy for the kind), 0 not Kubernetes objects, 2 input errors",
         "  findings: 9 violations (4 blocking, 1 grandfathered), 0 warnings, 0 shadowed, 0 template annotation failures, 1 policy failure",
         "  skipped kinds: v1/Secret (1), v1/ConfigMap (1)",
@@ -166,7 +166,7 @@ describe("npm start (the README's first command)", () => {
     expect(r.code).toBe(0);
     const lines = normalise(r.stdout).split("\n");
     expect(lines[0]).toBe(
-      "tollgate audit <run>: 15 documents from examples/export against examples/policies (7 kinds, 2 policies from the input)",
+      "tollgate audit <run>: 15 documents from examples/export against examples/policies (6 kinds, 2 policies from the input)",
     );
     expect(lines).toContain(
       "  findings: 10 violations, 1 warning, 0 shadowed, 0 template annotation failures, 0 policy failures",

@@ -97,7 +97,7 @@ describe("tollgate audit with s3://", () => {
     // The same objects and findings as the local export (the skipped CI file adds one not-Kubernetes document).
     const localLines = normalise(local.stdout).split("\n");
     expect(lines[0]).toBe(
-      "tollgate audit <run>: 16 documents from s3://inputs/exports/cluster-a against s3://inputs/policies/ (7 kinds, 2 policies from the input)",
+      "tollgate audit <run>: 16 documents from s3://inputs/exports/cluster-a against s3://inputs/policies/ (6 kinds, 2 policies from the input)",
     );
     expect(lines[1]).toBe(localLines[1]!.replace("0 not Kubernetes objects", "1 not Kubernetes objects"));
     expect(lines[2]).toBe(localLines[2]);
@@ -182,7 +182,7 @@ describe("tollgate audit with s3://", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     expect(normalise(r.stdout).split("\n")[0]).toBe(
-      "tollgate audit <run>: 15 documents from s3://inputs/exports/cluster-a/cluster-export.yaml against s3://inputs/policies/widget-crd.yaml (4 kinds)",
+      "tollgate audit <run>: 15 documents from s3://inputs/exports/cluster-a/cluster-export.yaml against s3://inputs/policies/widget-crd.yaml (1 kind)",
     );
     expect(await keys(reports, "one/")).toEqual(expect.arrayContaining(["latest.json"]));
   });

@@ -99,7 +99,8 @@ function largeJsonList(n: number, extras = true): string {
   return `{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n${items.join(",\n")}\n]}\n`;
 }
 
-describe("runAudit on worker threads", () => {
+// Each case starts worker threads that load tsx and compile the bundle: seconds on a loaded machine.
+describe("runAudit on worker threads", { timeout: 30_000 }, () => {
   it("folders: the same report as on one thread (test/fixtures/audit, examples/export)", async () => {
     const report = await expectSameReport({
       bundle: FIXTURE_BUNDLE,

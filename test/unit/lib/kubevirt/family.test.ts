@@ -190,11 +190,19 @@ describe("KubeVirt family: VirtualMachines", () => {
         oldObject: vm({}),
       },
     },
-  ])("does not evaluate $what", async ({ req }) => {
+  ])("does not evaluate $what, and says nothing checked it", async ({ req }) => {
     const set = await bundle([]);
     const v = set.validate(req);
     expect(v.allowed).toBe(true);
-    expect(v.covered).toBe(true);
+    // Nothing checked the request: reporting it as covered would be a false "valid".
+    expect(v.covered).toBe(false);
+  });
+
+  it("lists VirtualMachine kinds only when a Template of the bundle has rules; a VM with no rules is not covered", async () => {
+    const empty = await bundle([]);
+    expect(empty.kinds.filter((k) => k.family === "kubevirt")).toEqual([]);
+    const v = empty.validate({ operation: "CREATE", object: vm({}) });
+    expect(v).toMatchObject({ allowed: true, covered: false });
   });
 
   it("covers kubevirt.io/v1 and v1alpha3 VirtualMachines and Templates, nothing else", async () => {
