@@ -19,6 +19,7 @@ import type { BenchCase, BenchRow } from "./bench-case.js";
 import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
+import { kubevirtCases } from "./kubevirt.bench.js";
 import { validateCases } from "./validate.bench.js";
 import { webhookCases } from "./webhook.bench.js";
 
@@ -29,6 +30,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...webhookCases,
   ...bundleLoadCases,
   ...declarativeCases,
+  ...kubevirtCases,
   ...auditCases,
   ...auditWorkersCases,
 ];

@@ -1,0 +1,95 @@
+/**
+ * Benchmark cases of the KubeVirt family: load the corpus' common templates (one bundle of every Template of
+ * common-templates v0.35.0, amd64: claim, parse and lint each `validations` annotation; ms), and validate two
+ * processed VirtualMachines of the corpus against their linked Template (µs per object, next to the
+ * JSON.parse + JSON.stringify round trip of the same object's text, measured in the same run).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type BundleFile, loadBundle, parseDocuments } from "#lib";
+import { readKubevirtCases } from "../conformance/kubevirt/cases.js";
+import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { measureSide } from "./measure.js";
+
+const TEMPLATES = "common-templates-v0.35.0/amd64";
+
+function templateFiles(corpusRoot: string): BundleFile[] {
+  const dir = join(corpusRoot, "kubevirt", "templates", TEMPLATES);
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".yaml"))
+    .sort()
+    .map((n) => ({ path: `${TEMPLATES}/${n}`, content: readFileSync(join(dir, n), "utf8") }));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+async function loadRow(ctx: BenchContext): Promise<BenchRow> {
+  const files = templateFiles(ctx.corpusRoot);
+  const full: number[] = [];
+  const parseOnly: number[] = [];
+  let failures = 0;
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    for (const f of files) parseDocuments(f.content);
+    parseOnly.push(performance.now() - t0);
+    const t1 = performance.now();
+    const set = await loadBundle(files);
+    full.push(performance.now() - t1);
+    failures = set.failures.length;
+  }
+  return {
+    name: "kubevirt/load-templates",
+    unit: "ms",
+    value: median(full),
+    min: Math.min(...full),
+    max: Math.max(...full),
+    baseline: { label: "YAML decode alone", value: median(parseOnly) },
+    notes: [`${files.length} Templates of ${TEMPLATES}, ${failures} policy failure(s) (median of 30 loads)`],
+    data: { files: files.length, failures },
+  };
+}
+
+async function validateRow(ctx: BenchContext, name: string, caseName: string): Promise<BenchRow> {
+  const c = readKubevirtCases(ctx.corpusRoot).find((x) => x.name === caseName);
+  if (c === undefined || typeof c.template !== "string")
+    throw new Error(`kubevirt corpus: no template case ${caseName}`);
+  const content = readFileSync(join(ctx.corpusRoot, "kubevirt", "templates", c.template), "utf8");
+  const set = await loadBundle([{ path: c.template, content }]);
+  const text = JSON.stringify(c.vm);
+  const decode = (t: string) => parseDocuments(t)[0]!.object;
+  const parsed = decode(text);
+  const check = set.validate({ operation: "CREATE", object: parsed });
+  const t = measureSide({
+    tollgate: () => set.validate({ operation: "CREATE", object: decode(text) }),
+    validateOnly: () => set.validate({ operation: "CREATE", object: parsed }),
+    roundTrip: () => JSON.stringify(JSON.parse(text)),
+  });
+  return {
+    name,
+    unit: "µs",
+    value: t.tollgate!.median,
+    min: t.tollgate!.min,
+    max: t.tollgate!.max,
+    baseline: { label: "JSON.parse+stringify", value: t.roundTrip!.median },
+    notes: [
+      `VirtualMachine (${caseName}), ${text.length} bytes: ${check.allowed ? "allowed" : `${check.errors.length} error(s)`}, ` +
+        `${check.warnings.length} warning(s); validate alone (decoded object) ${t.validateOnly!.median.toFixed(2)} µs`,
+    ],
+    data: { validateOnlyUs: t.validateOnly!.median, bytes: text.length },
+  };
+}
+
+export const kubevirtCases: readonly BenchCase[] = [
+  { name: "kubevirt/load-templates", run: loadRow },
+  {
+    name: "kubevirt/validate/rhel9",
+    run: (ctx) => validateRow(ctx, "kubevirt/validate/rhel9", "rhel9-server-small-as-processed"),
+  },
+  {
+    name: "kubevirt/validate/windows2k22",
+    run: (ctx) => validateRow(ctx, "kubevirt/validate/windows2k22", "windows2k22-as-processed-sata-root-warns"),
+  },
+];
