@@ -21,10 +21,11 @@ import {
 import { formatValue } from "../field/message.js";
 import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
 import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
-import { type CompileProblem, Compiler, type EnumIndex, type Unit } from "./compile.js";
+import { Compiler } from "./compile.js";
 import { type GoFile, loadGoParser, readGoFile, type TagLine } from "./go-source.js";
 import { type GoPackage, type GoType, type NamedType, type SourceRef, Universe } from "./go-types.js";
-import { parseTag, type Tag } from "./tags.js";
+import type { CompileProblem, EnumIndex, Unit } from "./tags/context.js";
+import { parseTag, type Tag } from "./tags/syntax.js";
 import type { EnumMember } from "./validators.js";
 import { decodesDeep } from "./values.js";
 import { decodeIssues, type Issue, NO_VALUE, type Run, runType, type TypeNode } from "./walk.js";

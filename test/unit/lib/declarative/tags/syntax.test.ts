@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTag, type Tag } from "../../../../lib/declarative/tags.js";
+import { parseTag, type Tag } from "../../../../../lib/declarative/tags/syntax.js";
 
 /** A tag as plain data: name, arguments and value, with a nested tag flattened to its text. */
 function shape(t: Tag): unknown {
