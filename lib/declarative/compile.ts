@@ -1,8 +1,10 @@
 /**
  * Compiles the `+k8s:` tags of resolved Go types into the validator tree of walk.ts, once per bundle load: one
- * TypeNode per named type (cached before recursing, so recursive types work), struct-wide rules (unions,
- * zero-or-one-of, mode discriminators, dependent fields) attached to the struct that holds their members, and
- * pruning of everything that validates nothing (spec/declarative-validation-behaviour.md sections 1, 4, 5, 9).
+ * TypeNode per named type (cached before recursing, so recursive types work), one FieldNode per struct field,
+ * element and key iterations of lists and maps, struct-wide rules (unions, zero-or-one-of, mode discriminators,
+ * dependent fields) attached to the struct that holds their members, and pruning of everything that validates
+ * nothing (spec/declarative-validation-behaviour.md sections 1, 4, 5, 9). What each tag means is in tags/ (one
+ * function per tag, found through tags/registry.ts); this file decides where tags are read and what they apply to.
  *
  * Problems are data: each is recorded with file, line and tag on the unit (type or struct) where it was found,
  * and the family turns those reachable from a kind into PolicyFailures for that kind.
@@ -230,7 +232,7 @@ export class Compiler implements TagHost {
         const tag = parseTag(l.text);
         // Payload tags report the line of the comment they are written on.
         for (let t: Tag | undefined = tag; t !== undefined; t = t.value?.kind === "tag" ? t.value.tag : undefined)
-          (t as Tag & { line?: number }).line = l.line;
+          t.line = l.line;
         out.push(tag);
       } catch (e) {
         const message = e instanceof TagSyntaxError ? e.message : String(e);
@@ -247,7 +249,7 @@ export class Compiler implements TagHost {
   }
 
   problem(scope: Scope, tag: Tag | undefined, message: string, severity: "error" | "warning" = "error"): void {
-    const line = (tag as (Tag & { line?: number }) | undefined)?.line ?? scope.at.line;
+    const line = tag?.line ?? scope.at.line;
     const p: CompileProblem = {
       severity,
       file: scope.at.file,

@@ -22,8 +22,9 @@ import { formatValue } from "../field/message.js";
 import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
 import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 import { Compiler } from "./compile.js";
-import { type GoFile, loadGoParser, readGoFile, type TagLine } from "./go-source.js";
-import { type GoPackage, type GoType, type NamedType, type SourceRef, Universe } from "./go-types.js";
+import { type GoFile, loadGoParser, readGoFile, type TagLine, type TypeDecl } from "./go-source.js";
+import { type GoPackage, type GoType, type NamedType, Universe } from "./go-types.js";
+import { baseName, bundlePackages, type Fail } from "./packages.js";
 import type { CompileProblem, EnumIndex, Unit } from "./tags/context.js";
 import { parseTag, type Tag } from "./tags/syntax.js";
 import type { EnumMember } from "./validators.js";
@@ -40,7 +41,7 @@ export interface DeclarativeCompileResult {
   stats: { files: number; packages: number; kinds: number; parseMs: number; compileMs: number };
 }
 
-export interface CompiledKind {
+interface CompiledKind {
   group: string;
   version: string;
   kind: string;
@@ -71,28 +72,6 @@ export function createDeclarativeCompiler(): FamilyCompiler {
   };
 }
 
-function baseName(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i === -1 ? path : path.slice(i + 1);
-}
-
-function dirName(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i === -1 ? "" : path.slice(0, i);
-}
-
-/** The module path of a go.mod file (its `module` directive). */
-export function goModulePath(content: string): string | undefined {
-  for (const raw of content.split("\n")) {
-    const line = raw.replace(/\/\/.*$/, "").trim();
-    if (!line.startsWith("module")) continue;
-    const rest = line.slice("module".length).trim();
-    if (rest === "" || rest === "(") continue;
-    return rest.replace(/^"(.*)"$/, "$1").replace(/^`(.*)`$/, "$1");
-  }
-  return undefined;
-}
-
 const VERSION_NAME = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 /** k8s.io/apimachinery's UnsafeGuessKindToResource (the plural a kind is most likely served under). */
@@ -112,7 +91,7 @@ export async function compileDeclarative(
   const stats = { files: 0, packages: 0, kinds: 0, parseMs: 0, compileMs: 0 };
   const goSources = files.filter((f) => f.path.endsWith(".go") && !f.path.endsWith("_test.go"));
   if (goSources.length === 0) return { policy: null, failures, stats };
-  const fail = (f: Omit<PolicyFailure, "family">) => failures.push({ family: "declarative", ...f });
+  const fail: Fail = (f) => failures.push({ family: "declarative", ...f });
 
   if (config.featureGates.DeclarativeValidation === false)
     fail({
@@ -120,6 +99,33 @@ export async function compileDeclarative(
       message: "feature gate DeclarativeValidation is locked to true since Kubernetes 1.36; false is ignored",
     });
 
+  const t0 = performance.now();
+  const parsed = await parseSources(goSources, config, fail);
+  if (parsed === undefined) return { policy: null, failures, stats };
+  stats.files = parsed.length;
+  stats.parseMs = performance.now() - t0;
+  const t1 = performance.now();
+
+  const { packages, failed } = bundlePackages(files, parsed, fail);
+  stats.packages = packages.length;
+  const universe = new Universe(packages);
+  const compiler = new Compiler(universe, buildEnumIndex(universe, failures), failed);
+  const nodes = compileTypes(universe, compiler);
+  const { kinds, covered, problemKinds } = findKinds(universe, compiler, nodes, fail);
+  stats.kinds = kinds.length;
+  reportProblems(compiler, problemKinds, failures);
+  stats.compileMs = performance.now() - t1;
+
+  if (kinds.length === 0) return { policy: null, failures, stats };
+  return { policy: createPolicy(kinds, covered), failures, stats };
+}
+
+/** Parses each Go file within the document size limit; undefined when the Go parser cannot be loaded. */
+async function parseSources(
+  goSources: readonly BundleFile[],
+  config: ResolvedBundleConfig,
+  fail: Fail,
+): Promise<GoFile[] | undefined> {
   let parser: Awaited<ReturnType<typeof loadGoParser>>;
   try {
     parser = await loadGoParser();
@@ -128,10 +134,8 @@ export async function compileDeclarative(
       severity: "error",
       message: `cannot load the Go parser (tree-sitter-go): ${e instanceof Error ? e.message : String(e)}`,
     });
-    return { policy: null, failures, stats };
+    return undefined;
   }
-
-  const t0 = performance.now();
   const parsed: GoFile[] = [];
   for (const f of goSources) {
     if (Buffer.byteLength(f.content, "utf8") > config.limits.documentBytes) {
@@ -144,106 +148,13 @@ export async function compileDeclarative(
     }
     parsed.push(readGoFile(parser, f.path, f.content));
   }
-  stats.files = parsed.length;
-  stats.parseMs = performance.now() - t0;
-  const t1 = performance.now();
+  return parsed;
+}
 
-  // Modules: the nearest go.mod above a folder gives its import path.
-  const modules = new Map<string, string>();
-  for (const f of files) {
-    if (baseName(f.path) !== "go.mod") continue;
-    const mod = goModulePath(f.content);
-    if (mod === undefined)
-      fail({ severity: "warning", file: f.path, message: "go.mod has no module directive: ignored" });
-    else modules.set(dirName(f.path), mod);
-  }
-  const importPathOf = (dir: string): string | undefined => {
-    let best: string | undefined;
-    for (const modDir of modules.keys()) {
-      if (modDir !== "" && dir !== modDir && !dir.startsWith(`${modDir}/`)) continue;
-      if (best === undefined || modDir.length > best.length) best = modDir;
-    }
-    if (best === undefined) return undefined;
-    const rel = best === "" ? dir : dir.slice(best.length + 1);
-    return rel === "" ? modules.get(best) : `${modules.get(best)}/${rel}`;
-  };
-
-  // Packages: one per folder, named by the package clause most of its files share.
-  const byDir = new Map<string, GoFile[]>();
-  for (const f of parsed) {
-    const d = dirName(f.path);
-    const list = byDir.get(d) ?? [];
-    list.push(f);
-    byDir.set(d, list);
-  }
-  const packages: GoPackage[] = [];
-  // A package with syntax errors (or a duplicate declaration) cannot be trusted: its types fail where used.
-  const failedPackages = new Map<GoPackage, SourceRef>();
-  for (const [dir, dirFiles] of [...byDir].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const counts = new Map<string, number>();
-    for (const f of dirFiles)
-      if (f.packageName !== undefined) counts.set(f.packageName, (counts.get(f.packageName) ?? 0) + 1);
-    const name = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const pkgFiles: GoFile[] = [];
-    let broken: SourceRef | undefined;
-    for (const f of dirFiles) {
-      for (const s of f.syntaxErrors) {
-        broken ??= { file: f.path, line: s.line };
-        fail({ severity: "error", file: f.path, path: `line ${s.line}`, message: s.message });
-      }
-      if (f.packageName === undefined) {
-        if (f.syntaxErrors.length === 0) fail({ severity: "error", file: f.path, message: "no package clause" });
-        broken ??= { file: f.path, line: 1 };
-        continue;
-      }
-      if (f.packageName !== name) {
-        fail({
-          severity: "warning",
-          file: f.path,
-          message: `declares package ${f.packageName}, but the folder's package is ${name}: ignored`,
-        });
-        continue;
-      }
-      pkgFiles.push(f);
-    }
-    if (name === undefined) continue;
-    const pkg: GoPackage = {
-      dir,
-      importPath: importPathOf(dir),
-      name,
-      files: pkgFiles,
-      packageTags: pkgFiles.flatMap((f) => f.packageTags.map((t) => ({ ...t, file: f.path }))),
-      types: new Map(),
-      consts: [],
-    };
-    for (const f of pkgFiles) {
-      for (const t of f.types) {
-        const prev = pkg.types.get(t.name);
-        if (prev !== undefined) {
-          fail({
-            severity: "error",
-            file: t.file,
-            path: `line ${t.line}`,
-            message: `type ${t.name} is declared twice (also at ${prev.file} line ${prev.line})`,
-          });
-          broken ??= { file: t.file, line: t.line };
-          continue;
-        }
-        pkg.types.set(t.name, t);
-      }
-      pkg.consts.push(...f.consts);
-    }
-    if (broken !== undefined) failedPackages.set(pkg, broken);
-    packages.push(pkg);
-  }
-  stats.packages = packages.length;
-
-  const universe = new Universe(packages);
-  const enums = buildEnumIndex(universe, failures);
-  const compiler = new Compiler(universe, enums, failedPackages);
-  // Every named type is compiled (so tags of library packages are checked too); only kinds are validated.
+/** Every named type is compiled (so the tags of library packages are checked too); only kinds are validated. */
+function compileTypes(universe: Universe, compiler: Compiler): Map<NamedType, TypeNode> {
   const nodes = new Map<NamedType, TypeNode>();
-  for (const pkg of packages) {
+  for (const pkg of universe.packages) {
     for (const decl of pkg.types.values()) {
       if (decl.alias || decl.generic) continue;
       const nt = universe.namedType(pkg, decl.name)!;
@@ -251,33 +162,65 @@ export async function compileDeclarative(
     }
   }
   compiler.finish();
+  return nodes;
+}
 
-  // Kinds.
-  const kinds: CompiledKind[] = [];
-  const covered: CoveredKind[] = [];
-  const problemKinds = new Map<CompileProblem, string[]>();
+interface FoundKinds {
+  kinds: CompiledKind[];
+  covered: CoveredKind[];
+  /** The kinds each compile error makes unusable. */
+  problemKinds: Map<CompileProblem, string[]>;
+}
+
+/** The API group of a package: its single `+groupName`, or undefined for a library package (or two names). */
+function packageGroup(pkg: GoPackage, fail: Fail): string | undefined {
+  const groupTags = pkg.packageTags.filter((t) => t.text.startsWith("+groupName="));
+  if (groupTags.length === 0) return undefined;
+  const groups = new Set(groupTags.map((t) => t.text.slice("+groupName=".length).trim()));
+  if (groups.size > 1) {
+    fail({
+      severity: "error",
+      file: groupTags[1]!.file,
+      path: `line ${groupTags[1]!.line}`,
+      message: `package ${pkg.dir} declares more than one +groupName: ${[...groups].join(", ")}`,
+    });
+    return undefined;
+  }
+  if (!VERSION_NAME.test(pkg.name))
+    fail({
+      severity: "warning",
+      file: groupTags[0]!.file,
+      message: `package name ${pkg.name} does not look like an API version (v1, v1beta1, v2alpha1...)`,
+    });
+  return [...groups][0]!;
+}
+
+/** The request subresources a kind validates: its +k8s:isSubresource, else "/" and every supportsSubresource. */
+function kindSubresources(decl: TypeDecl, pkg: GoPackage): Set<string> {
+  const subresources = new Set<string>();
+  const lines = [...decl.doc, ...decl.docBefore];
+  const isSub = tagValues(lines, "k8s:isSubresource");
+  if (isSub.length > 0) for (const s of isSub) subresources.add(s);
+  else {
+    // On the type, or (newer upstream) on the package, for every type of the package.
+    subresources.add("/");
+    for (const s of tagValues(lines, "k8s:supportsSubresource")) subresources.add(s);
+    for (const s of tagValues(pkg.packageTags, "k8s:supportsSubresource")) subresources.add(s);
+  }
+  return subresources;
+}
+
+/**
+ * The kinds of the bundle: in each package with a `+groupName`, the structs that embed a `TypeMeta` (version:
+ * the package name). A kind that reaches a compile error is not validated: the error names it.
+ */
+function findKinds(universe: Universe, compiler: Compiler, nodes: Map<NamedType, TypeNode>, fail: Fail): FoundKinds {
+  const found: FoundKinds = { kinds: [], covered: [], problemKinds: new Map() };
   const seenKinds = new Set<string>();
-  for (const pkg of packages) {
-    const groupTags = pkg.packageTags.filter((t) => t.text.startsWith("+groupName="));
-    if (groupTags.length === 0) continue;
-    const groups = new Set(groupTags.map((t) => t.text.slice("+groupName=".length).trim()));
-    if (groups.size > 1) {
-      fail({
-        severity: "error",
-        file: groupTags[1]!.file,
-        path: `line ${groupTags[1]!.line}`,
-        message: `package ${pkg.dir} declares more than one +groupName: ${[...groups].join(", ")}`,
-      });
-      continue;
-    }
-    const group = [...groups][0]!;
+  for (const pkg of universe.packages) {
+    const group = packageGroup(pkg, fail);
+    if (group === undefined) continue;
     const version = pkg.name;
-    if (!VERSION_NAME.test(version))
-      fail({
-        severity: "warning",
-        file: groupTags[0]!.file,
-        message: `package name ${version} does not look like an API version (v1, v1beta1, v2alpha1...)`,
-      });
     for (const decl of pkg.types.values()) {
       if (decl.alias || decl.generic) continue;
       const nt = universe.namedType(pkg, decl.name)!;
@@ -295,35 +238,24 @@ export async function compileDeclarative(
       }
       seenKinds.add(key);
       const node = nodes.get(nt)!;
-      const reached = reachableProblems(compiler.units.get(node)!);
-      const errors = reached.filter((p) => p.severity === "error");
+      const errors = reachableProblems(compiler.units.get(node)!).filter((p) => p.severity === "error");
       for (const p of errors) {
-        const list = problemKinds.get(p) ?? [];
+        const list = found.problemKinds.get(p) ?? [];
         list.push(key);
-        problemKinds.set(p, list);
+        found.problemKinds.set(p, list);
       }
       if (errors.length > 0) continue;
-      const subresources = new Set<string>();
-      const lines = [...decl.doc, ...decl.docBefore];
-      const isSub = tagValues(lines, "k8s:isSubresource");
-      if (isSub.length > 0) for (const s of isSub) subresources.add(s);
-      else {
-        // On the type, or (newer upstream) on the package, for every type of the package.
-        subresources.add("/");
-        for (const s of tagValues(lines, "k8s:supportsSubresource")) subresources.add(s);
-        for (const s of tagValues(pkg.packageTags, "k8s:supportsSubresource")) subresources.add(s);
-      }
-      kinds.push({
+      found.kinds.push({
         group,
         version,
         kind: decl.name,
         pkgName: pkg.name,
         type: { t: "named", named: nt },
         node,
-        subresources,
+        subresources: kindSubresources(decl, pkg),
         policy: `${group}/${version}.${decl.name}`,
       });
-      covered.push({
+      found.covered.push({
         group,
         version,
         kind: decl.name,
@@ -334,9 +266,15 @@ export async function compileDeclarative(
       });
     }
   }
-  stats.kinds = kinds.length;
+  return found;
+}
 
-  // Every problem once, with the kinds it makes unusable.
+/** Every problem once (by file, line and text), with the kinds it makes unusable. */
+function reportProblems(
+  compiler: Compiler,
+  problemKinds: ReadonlyMap<CompileProblem, string[]>,
+  failures: PolicyFailure[],
+): void {
   const seen = new Set<string>();
   for (const unit of compiler.units.values())
     collectProblems(unit, (p) => {
@@ -355,10 +293,6 @@ export async function compileDeclarative(
       if (ks !== undefined) f.kinds = [...new Set(ks)];
       failures.push(f);
     });
-  stats.compileMs = performance.now() - t1;
-
-  if (kinds.length === 0) return { policy: null, failures, stats };
-  return { policy: createPolicy(kinds, covered), failures, stats };
 }
 
 function tagValues(lines: TagLine[], name: string): string[] {
@@ -453,7 +387,7 @@ function buildEnumIndex(universe: Universe, failures: PolicyFailure[]): EnumInde
  * apimachinery error types that lib/field does not list yet: they are built here with apimachinery's wording
  * ("Too short: <detail>" without the value, as for Too long; "Too few: <count>: <detail>", as for Too many).
  */
-export function issueToFieldError(i: Issue, policy: string, severity: Severity): FieldError {
+function issueToFieldError(i: Issue, policy: string, severity: Severity): FieldError {
   const ctx: ErrorContext = { source: { kind: "declarative", policy, rule: i.rule }, severity };
   if (i.origin !== undefined) ctx.origin = i.origin;
   const value = i.value === NO_VALUE ? OMIT_VALUE : i.value;
@@ -492,7 +426,7 @@ function createPolicy(kinds: CompiledKind[], covered: CoveredKind[]): FamilyPoli
  * the DeclarativeValidationBeta gate is on (default), shadowed otherwise; alpha errors are always shadowed
  * (spec section 8). A fault inside the walk becomes the apiserver's `panic during declarative validation`.
  */
-export function validateKind(k: CompiledKind, req: FamilyRequest, config: ResolvedBundleConfig): FamilyResult {
+function validateKind(k: CompiledKind, req: FamilyRequest, config: ResolvedBundleConfig): FamilyResult {
   const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [] };
   if (req.operation === "DELETE") return result;
   const errCtx: ErrorContext = { source: { kind: "declarative", policy: k.policy } };

@@ -80,7 +80,7 @@ export class StructWide {
   add(member: (call: MemberCall) => void, f: StructField, tag: Tag, level: Level, outer: Tag, scope: Scope): void {
     this.scopes.set(f, scope);
     const problem = (message: string) => {
-      const line = (outer as Tag & { line?: number }).line ?? f.at.line;
+      const line = outer.line ?? f.at.line;
       this.unit.problems.push({
         severity: "error",
         file: f.at.file,

@@ -30,6 +30,8 @@ export interface Tag {
   value: TagValue | undefined;
   /** The tag as written (for this tag and its payload), without a trailing comment. */
   text: string;
+  /** The source line of the comment it is written on, for problems (set by the compiler, payloads included). */
+  line?: number;
 }
 
 export class TagSyntaxError extends Error {}

@@ -4,7 +4,7 @@
  * decoding, and the FieldErrors it returns.
  */
 import { describe, expect, it } from "vitest";
-import { goModulePath } from "../../../../lib/declarative/family.js";
+import { goModulePath } from "../../../../lib/declarative/packages.js";
 import { apiFiles, brief, failureTexts, kind, loadApi, validate } from "./go-bundle.js";
 
 interface BadCase {
