@@ -137,7 +137,7 @@ export function isDNS1123Subdomain(value: string, caseless = false): string[] {
 }
 
 /** content.IsLabelKey */
-export function isLabelKey(value: string): string[] {
+function isLabelKey(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split("/");
   let name: string;
@@ -160,14 +160,14 @@ export function isLabelKey(value: string): string[] {
 }
 
 /** content.IsPrefixedLabelKey */
-export function isPrefixedLabelKey(value: string): string[] {
+function isPrefixedLabelKey(value: string): string[] {
   const errs = isLabelKey(value);
   if (errs.length > 0) return errs;
   return value.split("/").length !== 2 ? ["must include a prefix (e.g. 'example.com/key')"] : [];
 }
 
 /** content.IsLabelValue */
-export function isLabelValue(value: string): string[] {
+function isLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
   if (value.length > 0 && !matchesLabelKeyName(value))
@@ -176,7 +176,7 @@ export function isLabelValue(value: string): string[] {
 }
 
 /** content.IsPathSegmentName */
-export function isPathSegmentName(value: string): string[] {
+function isPathSegmentName(value: string): string[] {
   if (value === "." || value === "..") return [`may not be '${value}'`];
   const errs: string[] = [];
   for (const bad of ["/", "%"]) if (value.includes(bad)) errs.push(`may not contain '${bad}'`);

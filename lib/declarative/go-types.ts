@@ -92,10 +92,6 @@ const BASIC: Record<string, { kind: BasicKind; bits: number; unsigned: boolean }
 const BYTES: GoType = { t: "basic", name: "[]byte", kind: "bytes", bits: 0, unsigned: false };
 
 /** A resolution problem: file, line and message (a PolicyFailure when it matters). */
-export interface ResolveProblem extends SourceRef {
-  message: string;
-}
-
 /** The packages of a bundle and the resolution of their types. */
 export class Universe {
   readonly packages: GoPackage[];
@@ -344,7 +340,7 @@ function isStructLike(t: GoType): boolean {
 }
 
 /** reflect.StructTag.Get: the value of `key` in a conventional `key:"value" key2:"value2"` struct tag. */
-export function structTagValue(tag: string | undefined, key: string): string | undefined {
+function structTagValue(tag: string | undefined, key: string): string | undefined {
   if (tag === undefined) return undefined;
   let i = 0;
   while (i < tag.length) {
@@ -368,7 +364,7 @@ export function structTagValue(tag: string | undefined, key: string): string | u
 }
 
 /** The package names an import path is commonly known by (the last element, without a major-version suffix). */
-export function defaultPackageNames(path: string): string[] {
+function defaultPackageNames(path: string): string[] {
   const parts = path.split("/");
   const last = parts[parts.length - 1] ?? "";
   const names = new Set<string>([last, last.replace(/\.v\d+$/, ""), last.replace(/-/g, "")]);

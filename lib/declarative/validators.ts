@@ -4,9 +4,10 @@
  */
 import { goQuote } from "../field/message.js";
 import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import { isMapping } from "../objects/mapping.js";
 import { FORMATS } from "./content.js";
 import type { GoType, StructField } from "./go-types.js";
-import { compareNumbers, fieldRaw, goEqual, isRecord, isSet, isZero, lengthOf, view } from "./values.js";
+import { compareNumbers, fieldRaw, goEqual, isSet, isZero, lengthOf, view } from "./values.js";
 import {
   correlate,
   forEachElement,
@@ -362,8 +363,8 @@ export function update(t: GoType, constraints: UpdateConstraint[], sem: ListSem 
             const detail = c === "NoAddItem" ? "item may not be added" : "item may not be removed";
             if (u.t === "map") {
               const [from, to] = c === "NoAddItem" ? [v, ov] : [ov, v];
-              if (!isRecord(from)) continue;
-              const other = isRecord(to) ? to : {};
+              if (!isMapping(from)) continue;
+              const other = isMapping(to) ? to : {};
               for (const k of Object.keys(from))
                 if (!Object.hasOwn(other, k))
                   out.push(issue("FieldValueForbidden", keyOf(path, k), NO_VALUE, detail, "update", rule));
@@ -473,10 +474,10 @@ export function groupWithLevel(level: Level, g: Group): Group {
  */
 export function subfieldGroup(field: StructField, guards: Validator[], payload: VList, groups: Group[]): Group {
   return (r, path, v, ov, out) => {
-    if (!isRecord(v)) return;
+    if (!isMapping(v)) return;
     const sub = view(field.type, fieldRaw(field, v));
-    const old = isRecord(ov) ? view(field.type, fieldRaw(field, ov)) : undefined;
-    if (isRecord(ov) && r.update && goEqual(field.type, sub, old)) return;
+    const old = isMapping(ov) ? view(field.type, fieldRaw(field, ov)) : undefined;
+    if (isMapping(ov) && r.update && goEqual(field.type, sub, old)) return;
     const p = field.inline ? path : childOf(path, field.jsonName);
     const scratch: Issue[] = [];
     for (const g of guards) if (g.check(r, p, sub, old, scratch)) return;
@@ -546,7 +547,7 @@ export function union(spec: UnionSpec): Validator {
   const rule = spec.rule;
   const disc = spec.discriminator;
   const discValue = (s: unknown): string => {
-    if (disc === undefined || !isRecord(s)) return "";
+    if (disc === undefined || !isMapping(s)) return "";
     const d = view(disc.field.type, fieldRaw(disc.field, s));
     return typeof d === "string" ? d : d === undefined ? "" : String(d);
   };
@@ -625,9 +626,9 @@ export function modeMember(spec: ModeMemberSpec): Validator {
     sc: false,
     rule: spec.rule,
     check(r, path, v, ov, out) {
-      if (!isRecord(v)) return false;
+      if (!isMapping(v)) return false;
       const value = view(m.type, fieldRaw(m, v));
-      const old = isRecord(ov) ? ov : undefined;
+      const old = isMapping(ov) ? ov : undefined;
       const oldValue = old === undefined ? undefined : view(m.type, fieldRaw(m, old));
       const mode = text(v);
       if (r.update && old !== undefined && mode === text(old) && goEqual(m.type, value, oldValue)) return false;
@@ -658,10 +659,10 @@ export function dependent(
     sc: false,
     rule,
     check(r, path, v, ov, out) {
-      if (!isRecord(v)) return false;
+      if (!isMapping(v)) return false;
       const selfSet = isSet(self.type, view(self.type, fieldRaw(self, v)));
       const sibSet = isSet(sibling.type, view(sibling.type, fieldRaw(sibling, v)));
-      if (r.update && isRecord(ov)) {
+      if (r.update && isMapping(ov)) {
         const oldSelf = isSet(self.type, view(self.type, fieldRaw(self, ov)));
         const oldSib = isSet(sibling.type, view(sibling.type, fieldRaw(sibling, ov)));
         if (oldSelf === selfSet && oldSib === sibSet) return false;

@@ -4,14 +4,11 @@
  * `undefined`), a nil slice or map is the same as an empty one, a missing struct is the zero struct. Unknown keys
  * play no part. Equality is equality.Semantic.DeepEqual over those Go values, so it is type-directed.
  */
+import { isMapping } from "../objects/mapping.js";
 import type { GoType, StructField } from "./go-types.js";
 
-export const EMPTY_LIST: readonly unknown[] = Object.freeze([]);
-export const EMPTY_OBJECT: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+const EMPTY_LIST: readonly unknown[] = Object.freeze([]);
+const EMPTY_OBJECT: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
 
 /** The Go view of a JSON value of type `t`: `undefined` only for a nil pointer (or an absent opaque value). */
 export function view(t: GoType, raw: unknown): unknown {
@@ -36,7 +33,7 @@ export function view(t: GoType, raw: unknown): unknown {
       return Array.isArray(raw) ? raw : EMPTY_LIST;
     case "map":
     case "struct":
-      return isRecord(raw) ? raw : EMPTY_OBJECT;
+      return isMapping(raw) ? raw : EMPTY_OBJECT;
     default:
       return raw === null ? undefined : raw;
   }
@@ -52,7 +49,7 @@ export function fieldRaw(f: StructField, structView: Record<string, unknown>): u
 /** Go `len()` of a slice or map view. */
 export function lengthOf(v: unknown): number {
   if (Array.isArray(v)) return v.length;
-  if (isRecord(v)) return Object.keys(v).length;
+  if (isMapping(v)) return Object.keys(v).length;
   return 0;
 }
 
@@ -90,7 +87,7 @@ export function isZero(t: GoType, v: unknown): boolean {
     case "map":
       return lengthOf(v) === 0;
     case "struct": {
-      if (!isRecord(v)) return true;
+      if (!isMapping(v)) return true;
       for (const f of t.struct.fields) if (!isZero(f.type, view(f.type, fieldRaw(f, v)))) return false;
       return true;
     }
@@ -165,7 +162,7 @@ export function goEqual(t: GoType, a: unknown, b: unknown): boolean {
 }
 
 /** Deep equality of opaque JSON (null and absent are the same). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (Array.isArray(a)) {
@@ -173,8 +170,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (isRecord(a)) {
-    if (!isRecord(b)) return false;
+  if (isMapping(a)) {
+    if (!isMapping(b)) return false;
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) if (!jsonEqual(a[k], b[k])) return false;
     return true;
@@ -207,7 +204,7 @@ export function decodes(t: GoType, raw: unknown): boolean {
       return Array.isArray(raw);
     case "map":
     case "struct":
-      return isRecord(raw);
+      return isMapping(raw);
     default:
       return true;
   }

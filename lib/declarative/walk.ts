@@ -15,8 +15,9 @@
  */
 import type { FieldErrorType } from "../field/error.js";
 import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import { isMapping } from "../objects/mapping.js";
 import type { GoType, StructField } from "./go-types.js";
-import { decodes, fieldRaw, goEqual, isRecord, view } from "./values.js";
+import { decodes, fieldRaw, goEqual, view } from "./values.js";
 
 export type Level = "standard" | "beta" | "alpha";
 
@@ -130,8 +131,8 @@ export function runType(r: Run, node: TypeNode, path: Path | null, v: unknown, o
   if (runList(r, node.list, path, v, ov, r.issues)) return;
   for (const g of node.groups) g(r, path, v, ov, r.issues);
   for (const it of node.iters) runIter(r, it, path, v, ov);
-  if (node.opaque || node.fields.length === 0 || !isRecord(v)) return;
-  const old = isRecord(ov) ? ov : undefined;
+  if (node.opaque || node.fields.length === 0 || !isMapping(v)) return;
+  const old = isMapping(ov) ? ov : undefined;
   for (const f of node.fields) runField(r, f, path, v, old);
 }
 
@@ -246,7 +247,7 @@ export function correlate(sem: ListSem | undefined, oldList: unknown, elem: unkn
 /** Whether two elements (Go views) are the same item: equal for a set, same keys for a map. */
 export function listMatch(sem: ListSem, a: unknown, b: unknown): boolean {
   if (sem.kind === "set") return goEqual(sem.elem, a, b);
-  if (!isRecord(a) || !isRecord(b)) return false;
+  if (!isMapping(a) || !isMapping(b)) return false;
   for (const k of sem.keys) {
     if (!goEqual(k.type, view(k.type, fieldRaw(k, a)), view(k.type, fieldRaw(k, b)))) return false;
   }
@@ -279,8 +280,8 @@ export function forEachElement(
     }
     return failed;
   }
-  if (!isRecord(v)) return false;
-  const old = isRecord(ov) ? ov : undefined;
+  if (!isMapping(v)) return false;
+  const old = isMapping(ov) ? ov : undefined;
   for (const key of Object.keys(v)) {
     const inOld = old !== undefined && Object.hasOwn(old, key);
     if (kind === "mapKeys") {

@@ -21,15 +21,15 @@ import { type JsonNode, JsonSyntaxError, readJson } from "./json-reader.js";
 import { JsonPathSyntaxError, type ListNode, parseJsonPath } from "./jsonpath/parser.js";
 import { type CompiledRegex, compileRegex } from "./regex.js";
 
-export const JSONPATH_PREFIX = "jsonpath::";
+const JSONPATH_PREFIX = "jsonpath::";
 
 /** Largest annotation accepted: Kubernetes caps all annotations of an object at 256 KiB together. */
-export const MAX_ANNOTATION_BYTES = 256 * 1024;
+const MAX_ANNOTATION_BYTES = 256 * 1024;
 /** Most rules in one annotation. */
-export const MAX_RULES = 1000;
+const MAX_RULES = 1000;
 
 /** The rule types the format defines (VALIDATION.md "Validation rules"). */
-export const RULE_TYPES = ["integer", "string", "regex", "enum"] as const;
+const RULE_TYPES = ["integer", "string", "regex", "enum"] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 /** A `jsonpath::` value: the text after the prefix and the parsed template `{.spec.template<expr>}`. */
@@ -112,7 +112,7 @@ function goType(n: JsonNode): string {
  * Parses `jsonpath::<expr>` as the validator's `path.New` does: the prefix is required, one leading `$` is dropped,
  * and `{.spec.template<expr>}` must parse as a client-go template. Throws AnnotationError.
  */
-export function parseRulePath(value: string, what: string): RulePath {
+function parseRulePath(value: string, what: string): RulePath {
   if (!value.startsWith(JSONPATH_PREFIX)) {
     throw new AnnotationError(`${what}: invalid JSONPath ${JSON.stringify(value)}: it must start with "jsonpath::"`);
   }

@@ -171,7 +171,7 @@ function templateResult(entry: TemplateEntry): FamilyResult {
   return result;
 }
 
-export interface KubevirtPolicyParts {
+interface KubevirtPolicyParts {
   templates: ReadonlyMap<string, TemplateEntry>;
   /** Keys defined by more than one Template document. */
   ambiguous: ReadonlySet<string>;
@@ -182,7 +182,7 @@ const VM_VERSIONS: ReadonlySet<string> = new Set(["v1", "v1alpha3"]);
 const TEMPLATE_GROUP = "template.openshift.io";
 
 /** The compiled family: immutable apart from a bounded memo of parsed annotations. */
-export function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCache = createRuleCache()): FamilyPolicy {
+function createKubevirtPolicy(parts: KubevirtPolicyParts, cache: RuleCache = createRuleCache()): FamilyPolicy {
   let ruleCount = 0;
   for (const t of parts.templates.values()) {
     if (t.rules !== undefined && !isParseFailure(t.rules)) {

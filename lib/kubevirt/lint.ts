@@ -40,7 +40,7 @@ function argProblems(rule: Rule, keys: readonly ("min" | "max" | "minLength" | "
 }
 
 /** Lints one rule; its problems in the order the validator would meet them. */
-export function lintRule(rule: Rule): LintProblem[] {
+function lintRule(rule: Rule): LintProblem[] {
   const label = ruleLabel(rule);
   const out: LintProblem[] = [];
   const error = (message: string) => out.push({ severity: "error", rule, message: `${label}: ${message}` });

@@ -16,6 +16,7 @@
  *    each converted (values.ts); the rule is satisfied only when every value passes.
  * A `justWarning` rule that is not satisfied is a warning (improvement 2); its errors are still errors.
  */
+import { isMapping } from "../objects/mapping.js";
 import { type IntArg, isKnownType, type Rule, type RulePath, ruleLabel, type StringArg } from "./annotation.js";
 import {
   EvalBudget,
@@ -61,21 +62,17 @@ class RuleError extends Error {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * The VM with the validator's CPU defaults applied: when `spec.template.spec.domain.cpu` is an object, each of
  * `sockets`, `cores`, `threads` that is absent or 0 becomes 1. The input is not modified.
  */
 export function withCpuDefaults(vm: Record<string, unknown>): Record<string, unknown> {
   const spec = vm.spec;
-  if (!isRecord(spec) || !isRecord(spec.template)) return vm;
+  if (!isMapping(spec) || !isMapping(spec.template)) return vm;
   const tspec = spec.template.spec;
-  if (!isRecord(tspec) || !isRecord(tspec.domain)) return vm;
+  if (!isMapping(tspec) || !isMapping(tspec.domain)) return vm;
   const cpu = tspec.domain.cpu;
-  if (!isRecord(cpu)) return vm;
+  if (!isMapping(cpu)) return vm;
   const isZero = (v: unknown) => v === undefined || v === null || v === 0 || v === 0n;
   if (!isZero(cpu.sockets) && !isZero(cpu.cores) && !isZero(cpu.threads)) return vm;
   const newCpu = { ...cpu };
@@ -153,7 +150,7 @@ class Evaluation {
 }
 
 /** Most values all the rules of one VM may make together (a few hundred milliseconds of work at worst). */
-export const MAX_VALUES_PER_VM = 1_000_000;
+const MAX_VALUES_PER_VM = 1_000_000;
 
 function within(v: Rational, min: Rational | undefined, max: Rational | undefined): boolean {
   if (min !== undefined && compare(v, min) < 0) return false;

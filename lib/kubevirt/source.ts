@@ -17,28 +17,25 @@
  * A Template without `metadata.namespace` is taken to be in `openshift`, where the SSP operator installs the common
  * templates (and the convention of the shared case corpus).
  */
+import { isMapping } from "../objects/mapping.js";
 import { isParseFailure, parseRules, type RuleSet } from "./annotation.js";
 import { type LintProblem, lintRuleSet } from "./lint.js";
 
 export const VALIDATIONS_ANNOTATION = "vm.kubevirt.io/validations";
-export const TEMPLATE_VALIDATIONS_ANNOTATION = "validations";
-export const SKIP_ANNOTATION = "vm.kubevirt.io/skip-validations";
-export const TEMPLATE_NAME_KEY = "vm.kubevirt.io/template";
-export const TEMPLATE_NAMESPACE_KEY = "vm.kubevirt.io/template.namespace";
-export const OLD_TEMPLATE_NAMESPACE_KEY = "vm.kubevirt.io/template-namespace";
+const TEMPLATE_VALIDATIONS_ANNOTATION = "validations";
+const SKIP_ANNOTATION = "vm.kubevirt.io/skip-validations";
+const TEMPLATE_NAME_KEY = "vm.kubevirt.io/template";
+const TEMPLATE_NAMESPACE_KEY = "vm.kubevirt.io/template.namespace";
+const OLD_TEMPLATE_NAMESPACE_KEY = "vm.kubevirt.io/template-namespace";
 /** Where a Template without a namespace is taken to live. */
-export const DEFAULT_TEMPLATE_NAMESPACE = "openshift";
+const DEFAULT_TEMPLATE_NAMESPACE = "openshift";
 
 /** Most distinct annotation texts a policy keeps parsed, and the longest text it keeps (16 MiB at most in all). */
 const MAX_CACHED_RULE_SETS = 1024;
 const MAX_CACHED_TEXT = 16 * 1024;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function stringMap(v: unknown): Record<string, unknown> {
-  return isRecord(v) ? v : {};
+  return isMapping(v) ? v : {};
 }
 
 export function isTemplateObject(obj: Record<string, unknown>): boolean {
@@ -59,7 +56,7 @@ export function templateKind(): string {
 }
 
 /** `<namespace>/<name>` */
-export function templateKey(namespace: string, name: string): string {
+function templateKey(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
@@ -95,7 +92,7 @@ function parameterValues(parameters: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (!Array.isArray(parameters)) return out;
   for (const p of parameters) {
-    if (isRecord(p) && typeof p.name === "string" && typeof p.value === "string") out.set(p.name, p.value);
+    if (isMapping(p) && typeof p.name === "string" && typeof p.value === "string") out.set(p.name, p.value);
   }
   return out;
 }
@@ -171,7 +168,7 @@ export function templateEntry(
   const objects = Array.isArray(obj.objects) ? obj.objects : [];
   const params = parameterValues(obj.parameters);
   objects.forEach((o: unknown, i: number) => {
-    if (!isRecord(o) || !isVirtualMachineObject(o)) return;
+    if (!isMapping(o) || !isVirtualMachineObject(o)) return;
     const text = stringMap(stringMap(o.metadata).annotations)[VALIDATIONS_ANNOTATION];
     const vmRulesSet = annotationRules(typeof text === "string" ? substitute(text, params) : text, cache);
     if (vmRulesSet === undefined) return;
@@ -211,7 +208,7 @@ interface Link {
 }
 
 /** The VM's link to its template (labels first, both keys from the same map; no namespace default). */
-export function templateLink(meta: Record<string, unknown>): Link | undefined {
+function templateLink(meta: Record<string, unknown>): Link | undefined {
   for (const which of ["labels", "annotations"] as const) {
     const m = stringMap(meta[which]);
     const name = m[TEMPLATE_NAME_KEY];

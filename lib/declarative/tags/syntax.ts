@@ -198,8 +198,3 @@ function classifyWord(word: string): TagScalar {
   if (/^-?(0|[1-9][0-9]*)$/.test(word)) return { kind: "int", value: BigInt(word) };
   return { kind: "string", value: word, quoted: false };
 }
-
-/** The text of a scalar as the generated code would print it in messages. */
-export function scalarText(v: TagScalar): string {
-  return v.kind === "string" ? v.value : String(v.value);
-}

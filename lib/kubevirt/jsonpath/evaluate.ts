@@ -18,7 +18,9 @@
  * adjusted by the first list it met for later lists (a bug that only moves which element of the reference VM is read).
  * Work is bounded: a walk that makes more than MAX_VALUES values stops with an error.
  */
+
 import { childOf, indexOf, keyOf, type Path } from "../../field/path.js";
+import { isMapping } from "../../objects/mapping.js";
 import { ANY_TYPE, type FieldType, lookupField, type TypeNode, typeText, virtualMachineType } from "../vm-types.js";
 import type { JpNode, ListNode } from "./parser.js";
 
@@ -46,7 +48,7 @@ export class JsonPathEvalError extends Error {
 }
 
 /** Most values one path evaluation may make (`..bus` on the reference VM makes about 40,000). */
-export const MAX_VALUES = 200_000;
+const MAX_VALUES = 200_000;
 
 /**
  * A budget of values shared by several evaluations (all the rules of one VM), so that an annotation of many
@@ -84,10 +86,6 @@ const STRING_LITERAL: TypeNode = { kind: "scalar", scalar: "string" };
 const INT_LITERAL: TypeNode = { kind: "scalar", scalar: "integer" };
 const FLOAT_LITERAL: TypeNode = { kind: "scalar", scalar: "number" };
 const BOOL_LITERAL: TypeNode = { kind: "scalar", scalar: "boolean" };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 interface Result {
   vals: Val[];
@@ -159,7 +157,7 @@ function matchesType(t: TypeNode, j: unknown): boolean {
   switch (t.kind) {
     case "struct":
     case "map":
-      return isRecord(j);
+      return isMapping(j);
     case "list":
       return Array.isArray(j);
     case "any":
@@ -218,7 +216,7 @@ class Walker {
   private field(parent: Val, f: FieldType): Val {
     this.count();
     const parentName = parent.type.kind === "struct" ? parent.type.name : "";
-    let json = isRecord(parent.json) ? parent.json[f.name] : undefined;
+    let json = isMapping(parent.json) ? parent.json[f.name] : undefined;
     if (json === null) json = undefined;
     const alloc =
       parent.alloc || (parent.reference && parentName === "v1.VirtualMachineInstanceSpec" && f.name === "domain");
@@ -276,7 +274,7 @@ class Walker {
 
   /** The entries of a map value, sorted by key (Go's order is random). */
   private entries(v: Val): Val[] {
-    if (!isRecord(v.json)) return [];
+    if (!isMapping(v.json)) return [];
     const json = v.json;
     return Object.keys(json)
       .sort()
@@ -355,7 +353,7 @@ class Walker {
       if (kind === "struct" && v.type.kind === "struct") {
         const f = lookupField(v.type, name);
         if (f !== undefined) results.push(this.field(v, f));
-      } else if (kind === "map" && isRecord(v.json) && Object.hasOwn(v.json, name)) {
+      } else if (kind === "map" && isMapping(v.json) && Object.hasOwn(v.json, name)) {
         results.push(this.entry(v, name, v.json[name]));
       }
     }

@@ -45,11 +45,11 @@ export class JsonPathSyntaxError extends Error {
 }
 
 /** Longest JSONPath accepted (client-go has no limit). */
-export const MAX_JSONPATH_LENGTH = 4096;
+const MAX_JSONPATH_LENGTH = 4096;
 /** Deepest nesting of unions, filters and quoted keys (each is parsed as a template of its own). */
-export const MAX_NESTING = 16;
+const MAX_NESTING = 16;
 /** Most nodes in one parsed template. */
-export const MAX_NODES = 2000;
+const MAX_NODES = 2000;
 
 const EOF = -1;
 
