@@ -9,16 +9,7 @@
  * from structs that embed a `TypeMeta`. Packages without `+groupName` are libraries of types. Objects are matched
  * to kinds by apiVersion and kind and validated as given (no `+default` is applied).
  */
-import {
-  type ErrorContext,
-  type FieldError,
-  type FieldErrorType,
-  internal,
-  OMIT_VALUE,
-  type Severity,
-  withType,
-} from "../field/error.js";
-import { formatValue } from "../field/message.js";
+import { type ErrorContext, type FieldError, internal, OMIT_VALUE, type Severity, withType } from "../field/error.js";
 import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
 import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 import { Compiler } from "./compile.js";
@@ -382,25 +373,11 @@ function buildEnumIndex(universe: Universe, failures: PolicyFailure[]): EnumInde
   return index;
 }
 
-/**
- * An Issue as a FieldError. FieldValueTooShort and FieldValueTooFew (minLength, minItems, minProperties) are
- * apimachinery error types that lib/field does not list yet: they are built here with apimachinery's wording
- * ("Too short: <detail>" without the value, as for Too long; "Too few: <count>: <detail>", as for Too many).
- */
+/** An Issue as a FieldError, in the family's name, with the tag that produced it as `source.rule`. */
 function issueToFieldError(i: Issue, policy: string, severity: Severity): FieldError {
   const ctx: ErrorContext = { source: { kind: "declarative", policy, rule: i.rule }, severity };
   if (i.origin !== undefined) ctx.origin = i.origin;
   const value = i.value === NO_VALUE ? OMIT_VALUE : i.value;
-  if (i.type === "FieldValueTooShort" || i.type === "FieldValueTooFew") {
-    const shortType = i.type === "FieldValueTooShort";
-    const err = withType("FieldValueInvalid", i.path, shortType ? OMIT_VALUE : value, i.detail, ctx);
-    err.type = i.type as FieldErrorType;
-    let message = shortType ? "Too short" : "Too few";
-    if (!shortType && value !== OMIT_VALUE) message += `: ${formatValue(value)}`;
-    if (i.detail !== "") message += `: ${i.detail}`;
-    err.message = message;
-    return err;
-  }
   if (i.type === "InternalError") return internal(i.path, i.detail, ctx);
   return withType(i.type, i.path, value, i.detail, ctx);
 }

@@ -2,6 +2,7 @@
  * The validators of the `+k8s:` tags, each with the error type, detail, bad value and origin that
  * k8s.io/apimachinery/pkg/api/validate gives (spec/declarative-validation-behaviour.md section 5).
  */
+import type { FieldErrorType } from "../field/error.js";
 import { goQuote } from "../field/message.js";
 import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
 import { isMapping } from "../objects/mapping.js";
@@ -13,7 +14,6 @@ import {
   forEachElement,
   type Group,
   type Issue,
-  type IssueType,
   type Level,
   type ListSem,
   listMatch,
@@ -25,7 +25,7 @@ import {
 } from "./walk.js";
 
 function issue(
-  type: IssueType,
+  type: FieldErrorType,
   path: Path | null,
   value: unknown,
   detail: string,

@@ -21,12 +21,9 @@ import { decodes, fieldRaw, goEqual, view } from "./values.js";
 
 export type Level = "standard" | "beta" | "alpha";
 
-/** Field error types of validation-gen's runtime, including the two tollgate's FieldError model lacks so far. */
-export type IssueType = FieldErrorType | "FieldValueTooShort" | "FieldValueTooFew";
-
 /** One result of a validator, turned into a FieldError when the walk is done. */
 export interface Issue {
-  type: IssueType;
+  type: FieldErrorType;
   path: Path | null;
   /** The bad value; `NO_VALUE` when the error type shows none. */
   value: unknown;

@@ -1,14 +1,20 @@
 /**
  * The KubeVirt template-validation family: `vm.kubevirt.io/validations` rules applied to `kubevirt.io/v1`
- * VirtualMachines as the real template validator (kubevirt/ssp-operator's virt-template-validator) applies them,
- * with the improvements of the issue "KubeVirt template validation annotations"; template lint for the bundle
- * (PolicyFailures) and for Templates that are validated themselves (field errors).
+ * VirtualMachines as the real template validator (kubevirt/ssp-operator's virt-template-validator) applies them;
+ * template lint for the bundle (PolicyFailures) and for Templates that are validated themselves (field errors).
+ *
+ * Where the validator misbehaves, tollgate departs from it on purpose (spec/kubevirt-validator-behaviour.md,
+ * sections 12 and 15): unknown rule types are ignored with a warning (the format text says so; the validator
+ * rejects); a failed `justWarning` rule is only a warning; valid quantities (`1.5Gi`) compare exactly instead of
+ * failing; values render as their JSON text and lengths count characters (not Go's `<T Value>` and bytes); a rule
+ * that would crash the validator (no `path`, a nil quantity) is a rule error; and a template without a template-level
+ * `validations` annotation lends the rules of its VirtualMachine object (below).
  *
  * Where a VM's rules come from (spec/kubevirt-validator-behaviour.md, section 2; source.ts):
  * `vm.kubevirt.io/skip-validations` → none; the VM's own `vm.kubevirt.io/validations` → those; else the Template the VM
  * links to by `vm.kubevirt.io/template` + `vm.kubevirt.io/template.namespace` (labels, else annotations): its
- * template-level `validations` annotation, else (improvement 6) the `vm.kubevirt.io/validations` of its
- * VirtualMachine object in `objects[]`.
+ * template-level `validations` annotation, else the `vm.kubevirt.io/validations` of its VirtualMachine object in
+ * `objects[]` (where current common templates keep them; the validator never reads it).
  *
  * Results (field errors, `source.kind` "kubevirt", `source.policy` "<namespace>/<template>" or "vm-annotation",
  * `source.rule` the rule's name):

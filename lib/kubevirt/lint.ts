@@ -1,5 +1,6 @@
 /**
- * Template lint: every problem of an annotation that can be found without a VM (issue, "Audit and tollgate lint"):
+ * Template lint (`tollgate lint`, the audit's policy failures): every problem of an annotation that can be found
+ * without a VM:
  * it does not parse, rules with missing keys, unknown types, duplicate names, regexes RE2 rejects, JSONPaths that
  * cannot resolve against the typed VirtualMachine, rules without arguments.
  *

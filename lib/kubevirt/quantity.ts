@@ -8,7 +8,7 @@
  * n / 10^9 or coarser, which this module returns as a fraction of two bigints.
  *
  * Why not the real template validator's conversion: it uses `Quantity.AsInt64()`, which only works for quantities
- * apimachinery keeps in its fast int64 form, and fails for valid ones such as `1.5Gi` (issue: improvement 3).
+ * apimachinery keeps in its fast int64 form, and fails for valid ones such as `1.5Gi`: tollgate never reports an error for a valid quantity.
  * Nothing here is generic to KubeVirt; the module is self-contained so it can move to lib/objects if another family
  * needs it.
  */

@@ -1,20 +1,21 @@
 /**
  * The per-rule pipeline of the real validator (spec/kubevirt-validator-behaviour.md, sections 5, 6 and 8), with
- * tollgate's improvements (issue "KubeVirt template validation annotations"):
+ * tollgate's deliberate departures from it (marked "unlike the validator"):
  *
  * 0. CPU defaults: with at least one rule and a `cpu` block, absent or zero `sockets`/`cores`/`threads` read as 1.
  * For each rule, in order, all of them (greedy):
  * 1. a name an earlier rule already has: error "duplicate rule name" (before anything else);
  * 2. `rule` must be integer/string/regex/enum: an empty one is an error; an unknown one is **ignored** with a
- *    warning (improvement 1; the validator rejects);
+ *    warning (unlike the validator, which rejects the VM: the format text says unknown types are ignored);
  * 3. `message` must be non-empty: error;
  * 4. `valid`: looked up on the VM (no reference fallback); a lookup error or no value skips the rule;
  * 5. arguments: JSONPath-valued `min`/`max`/`minLength`/`maxLength`/`values` resolve on the VM, or on the reference
  *    VM when the lookup fails, to exactly one value; a `regex` that RE2 refuses is an error;
- * 6. no `path`: error (improvement 5; the validator's handler crashes);
+ * 6. no `path`: error (unlike the validator, whose handler crashes on it);
  * 7. the path's values (reference fallback on a lookup error; an empty result is the error "no values were found"),
  *    each converted (values.ts); the rule is satisfied only when every value passes.
- * A `justWarning` rule that is not satisfied is a warning (improvement 2); its errors are still errors.
+ * A `justWarning` rule that is not satisfied is a warning returned to the user (unlike the validator, which only logs
+ * it, and lists it among the causes when another rule rejects the VM); its errors are still errors.
  */
 import { isMapping } from "../objects/mapping.js";
 import { type IntArg, isKnownType, type Rule, type RulePath, ruleLabel, type StringArg } from "./annotation.js";
@@ -39,7 +40,7 @@ export interface Failure {
 export type RuleOutcome =
   | { readonly kind: "skipped" }
   | { readonly kind: "satisfied" }
-  /** An unknown rule type: not evaluated (improvement 1). */
+  /** An unknown rule type: not evaluated, a warning (the format text says unknown types are ignored). */
   | { readonly kind: "ignored"; readonly problem: string }
   | { readonly kind: "unsatisfied"; readonly failures: readonly Failure[] }
   /**

@@ -1,6 +1,6 @@
 /**
  * Where a VirtualMachine's rules come from, and what a Template holds (spec/kubevirt-validator-behaviour.md,
- * section 2, plus improvement 6 of the issue):
+ * section 2, and one deliberate addition in step 5):
  *
  * 1. annotation `vm.kubevirt.io/skip-validations` present (any value; a label does nothing): no rules;
  * 2. `metadata.deletionTimestamp` set: no rules (the validator admits deleting VMs unevaluated);
@@ -10,8 +10,8 @@
  *    both from the labels when the labels have both, else both from the annotations; never mixed, and no namespace
  *    default (a name alone links nothing);
  * 5. the template's rules: its own `metadata.annotations.validations`; when it has none, the
- *    `vm.kubevirt.io/validations` annotation of its VirtualMachine in `objects[]` (improvement 6: where current
- *    common templates keep them; the real validator never reads it), with the template's parameter values
+ *    `vm.kubevirt.io/validations` annotation of its VirtualMachine in `objects[]` (where current common templates
+ *    keep them; the real validator never reads it, so without this a VM of such a template would get no rules), with the template's parameter values
  *    substituted as template processing would.
  *
  * A Template without `metadata.namespace` is taken to be in `openshift`, where the SSP operator installs the common
@@ -97,19 +97,19 @@ function parameterValues(parameters: unknown): Map<string, string> {
   return out;
 }
 
+/** `${{NAME}}` (the value as JSON, in template processing) or `${NAME}`; in a string both become the value. */
+const PARAMETER_REFERENCE = /\$\{\{([A-Za-z0-9_]+)\}\}|\$\{([A-Za-z0-9_]+)\}/g;
+
 /**
  * Template processing substitutes `${NAME}` and `${{NAME}}` in the objects' strings before the VM exists, so the
  * rules a VM gets from `objects[]` are the substituted text. Parameters without a value (generated or required
  * ones) are left as they are.
  */
 function substitute(text: string, params: ReadonlyMap<string, string>): string {
-  if (params.size === 0 || !text.includes("${")) return text;
-  return text.replace(
-    /\$\{\{([A-Za-z0-9_]+)\}\}|\$\{([A-Za-z0-9_]+)\}/g,
-    (m, a: string | undefined, b: string | undefined) => {
-      return params.get((a ?? b)!) ?? m;
-    },
-  );
+  if (params.size === 0 || !text.includes("$")) return text;
+  return text.replace(PARAMETER_REFERENCE, (m, a: string | undefined, b: string | undefined) => {
+    return params.get((a ?? b)!) ?? m;
+  });
 }
 
 /** One linted annotation of a document. */

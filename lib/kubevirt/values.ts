@@ -4,10 +4,11 @@
  *
  * Integers follow the validator's `AsInt64` where it works: Go integers as they are, floats rounded half away from
  * zero, Quantities in bytes (or cores). Where the validator fails on a valid Quantity (`1.5Gi`, `100000Gi`, `500m`)
- * tollgate uses the exact value instead (issue improvement 3), so integers are exact rationals here.
+ * tollgate uses the exact value instead (a valid quantity is never an error), so integers are exact rationals here.
  *
  * Strings: a Go string is its text. The validator renders anything else as a reflection placeholder
- * (`<uint32 Value>`); tollgate uses the value's natural JSON text (`4`, `true`, `2Gi`) instead (improvement 4).
+ * (`<uint32 Value>`); tollgate uses the value's natural JSON text (`4`, `true`, `2Gi`) instead, so that a rule
+ * compares what the VM's author wrote, not a Go artefact.
  */
 import { goJson } from "../field/message.js";
 import type { Val } from "./jsonpath/evaluate.js";
@@ -34,7 +35,7 @@ export function toRational(v: Val): Rational | ConversionError {
   const j = v.json;
   if (v.nil) {
     if (v.type.kind === "scalar" && v.type.scalar === "quantity") {
-      // The real validator dereferences the nil *Quantity and its handler crashes (improvement 5).
+      // The real validator dereferences the nil *Quantity and its handler crashes: here a clear rule error.
       return { error: `${fieldText(v)} is not set` };
     }
     return { error: `mismatching type: ${fieldText(v)} is null (${typeText(v.type)}), not an integer or a quantity` };
@@ -116,7 +117,7 @@ export function toText(v: Val): string {
   return typeof j === "string" ? j : goJson(j);
 }
 
-/** Length in characters (Unicode code points), not UTF-8 bytes (improvement 4). */
+/** Length in characters (Unicode code points), not UTF-8 bytes as in the validator's `len()`. */
 export function textLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;

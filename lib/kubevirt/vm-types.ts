@@ -11,7 +11,7 @@
  * Deliberate simplifications, each unobservable through the rules that templates write:
  * - scalar pointers (`*int64 terminationGracePeriodSeconds`, `*bool`) are values: an absent one is its zero value,
  *   a present one its value (the real validator refuses integer rules on `*int64` with "mismatching type", a Go
- *   artefact like the `<T Value>` strings that improvement 4 drops);
+ *   artefact like the `<T Value>` strings that values.ts does not reproduce either);
  * - `resource.Quantity`, `IntOrString` and `metav1.Time` are leaves, not the Go structs behind them;
  * - Go field names (`.Cores` for `.cores`) are matched case-insensitively against the JSON names when they start
  *   with a capital letter (reflection's `FieldByName`, approximated without the Go names).
