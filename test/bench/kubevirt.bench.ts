@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type BundleFile, loadBundle, parseDocuments } from "#lib";
 import { readKubevirtCases } from "../conformance/kubevirt/cases.js";
 import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
-import { measureSide } from "./measure.js";
+import { objectRow } from "./object-row.js";
 
 const TEMPLATES = "common-templates-v0.35.0/amd64";
 
@@ -59,27 +59,11 @@ async function validateRow(ctx: BenchContext, name: string, caseName: string): P
   const content = readFileSync(join(ctx.corpusRoot, "kubevirt", "templates", c.template), "utf8");
   const set = await loadBundle([{ path: c.template, content }]);
   const text = JSON.stringify(c.vm);
-  const decode = (t: string) => parseDocuments(t)[0]!.object;
-  const parsed = decode(text);
-  const check = set.validate({ operation: "CREATE", object: parsed });
-  const t = measureSide({
-    tollgate: () => set.validate({ operation: "CREATE", object: decode(text) }),
-    validateOnly: () => set.validate({ operation: "CREATE", object: parsed }),
-    roundTrip: () => JSON.stringify(JSON.parse(text)),
-  });
-  return {
-    name,
-    unit: "µs",
-    value: t.tollgate!.median,
-    min: t.tollgate!.min,
-    max: t.tollgate!.max,
-    baseline: { label: "JSON.parse+stringify", value: t.roundTrip!.median },
-    notes: [
-      `VirtualMachine (${caseName}), ${text.length} bytes: ${check.allowed ? "allowed" : `${check.errors.length} error(s)`}, ` +
-        `${check.warnings.length} warning(s); validate alone (decoded object) ${t.validateOnly!.median.toFixed(2)} µs`,
-    ],
-    data: { validateOnlyUs: t.validateOnly!.median, bytes: text.length },
-  };
+  const check = set.validate({ operation: "CREATE", object: c.vm });
+  const describe =
+    `VirtualMachine (${caseName}), ${text.length} bytes: ${check.allowed ? "allowed" : `${check.errors.length} error(s)`}, ` +
+    `${check.warnings.length} warning(s)`;
+  return objectRow(name, text, (object) => set.validate({ operation: "CREATE", object }), describe);
 }
 
 export const kubevirtCases: readonly BenchCase[] = [

@@ -13,7 +13,7 @@ import { resolveBundleConfig } from "../../../lib/bundle/config.js";
 import { compileDeclarative } from "../../../lib/declarative/family.js";
 import { loadGoParser, readGoFile } from "../../../lib/declarative/go-source.js";
 import type { BenchCase, BenchContext, BenchRow } from "../../bench/bench-case.js";
-import { measureSide } from "../../bench/measure.js";
+import { objectRow } from "../../bench/object-row.js";
 import { resolveCorpusRoot } from "../corpus.js";
 import { type DeclarativeCase, readDeclarativeCases } from "./case-check.js";
 
@@ -73,31 +73,13 @@ async function validateRow(ctx: BenchContext, name: string, caseName: string): P
   const c = caseObject(readDeclarativeCases(ctx.corpusRoot), caseName);
   const set = await loadBundle(join(ctx.corpusRoot, "declarative", "types"));
   const text = JSON.stringify(c.object);
-  const oldText = c.oldObject === undefined ? undefined : JSON.stringify(c.oldObject);
-  const decode = (t: string) => parseDocuments(t)[0]!.object;
-  const old = oldText === undefined ? undefined : decode(oldText);
-  const req = (object: unknown) =>
+  // The old object as the webhook would get it: decoded from its JSON text, once.
+  const old = c.oldObject === undefined ? undefined : parseDocuments(JSON.stringify(c.oldObject))[0]!.object;
+  const req = (object: Record<string, unknown>) =>
     old === undefined ? { operation: c.operation, object } : { operation: c.operation, object, oldObject: old };
-  const parsed = decode(text);
-  const check = set.validate(req(parsed));
-  const t = measureSide({
-    tollgate: () => set.validate(req(decode(text))),
-    validateOnly: () => set.validate(req(parsed)),
-    roundTrip: () => JSON.stringify(JSON.parse(text)),
-  });
-  return {
-    name,
-    unit: "µs",
-    value: t.tollgate!.median,
-    min: t.tollgate!.min,
-    max: t.tollgate!.max,
-    baseline: { label: "JSON.parse+stringify", value: t.roundTrip!.median },
-    notes: [
-      `${c.kind} ${c.operation} (${caseName}), ${text.length} bytes: ${check.allowed ? "allowed" : `${check.errors.length} error(s)`}; ` +
-        `validate alone (decoded object) ${t.validateOnly!.median.toFixed(2)} µs`,
-    ],
-    data: { validateOnlyUs: t.validateOnly!.median, bytes: text.length },
-  };
+  const check = set.validate(req(c.object));
+  const describe = `${c.kind} ${c.operation} (${caseName}), ${text.length} bytes: ${check.allowed ? "allowed" : `${check.errors.length} error(s)`}`;
+  return objectRow(name, text, (object) => set.validate(req(object)), describe);
 }
 
 export const declarativeCases: readonly BenchCase[] = [
