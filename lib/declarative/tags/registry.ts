@@ -5,7 +5,7 @@
  * Tags that configure validation-gen or other generators are skipped; a tag nobody defines is a warning where it is
  * written (validation-gen ignores unknown tags) and an error as a payload (validation-gen fails on it).
  */
-import { TagCall, type TagDefinition, type TagHost, type TagSite } from "./context.js";
+import { TagCall, type TagDefinition, type TagHost, type TagSite, type TagTable } from "./context.js";
 import { LIST_TAGS } from "./lists.js";
 import { MARKER_TAGS } from "./markers.js";
 import { PRESENCE_TAGS } from "./presence.js";
@@ -17,19 +17,29 @@ import { TESTING_TAGS } from "./testing.js";
 import { UPDATE_TAGS } from "./updates.js";
 import { WRAPPER_TAGS } from "./wrappers.js";
 
-const TAGS: ReadonlyMap<string, TagDefinition> = new Map(
-  Object.entries({
-    ...WRAPPER_TAGS,
-    ...PRESENCE_TAGS,
-    ...SCALAR_TAGS,
-    ...LIST_TAGS,
-    ...SELECTOR_TAGS,
-    ...UPDATE_TAGS,
-    ...STRUCT_WIDE_TAGS,
-    ...MARKER_TAGS,
-    ...TESTING_TAGS,
-  }),
-);
+const TABLES: readonly TagTable[] = [
+  WRAPPER_TAGS,
+  PRESENCE_TAGS,
+  SCALAR_TAGS,
+  LIST_TAGS,
+  SELECTOR_TAGS,
+  UPDATE_TAGS,
+  STRUCT_WIDE_TAGS,
+  MARKER_TAGS,
+  TESTING_TAGS,
+];
+
+/** Every table's tags; a name defined twice is a programming error, caught when the module loads. */
+const TAGS: ReadonlyMap<string, TagDefinition> = (() => {
+  const tags = new Map<string, TagDefinition>();
+  for (const table of TABLES) {
+    for (const [name, d] of Object.entries(table)) {
+      if (tags.has(name)) throw new Error(`+k8s:${name} is defined by two tag tables`);
+      tags.set(name, d);
+    }
+  }
+  return tags;
+})();
 
 /** The definition of a tag by its name without `k8s:`. */
 export function tagDefinition(name: string): TagDefinition | undefined {
