@@ -4,20 +4,9 @@
  * they decode; ids, first-seen times and the summary are given by the runner afterwards, in input order.
  */
 import type { PolicySet, ValidateRequest, Verdict } from "#lib";
-import {
-  type Finding,
-  findingsFromVerdict,
-  identityKey,
-  inputErrorFinding,
-  type KubeObject,
-  locationText,
-  type ObjectRecord,
-  type ObjectRef,
-  type OwnerOptions,
-  objectRefOf,
-  ownerOf,
-} from "./model.js";
-import type { SourceDoc } from "./sources/types.js";
+import { findingsFromVerdict, inputErrorFinding, type OwnerOptions, objectRefOf, ownerOf } from "./findings.js";
+import { type Finding, identityKey, locationText, type ObjectRecord, type ObjectRef } from "./model.js";
+import type { KubeObject, SourceDoc } from "./sources/types.js";
 
 /** The previous snapshot's objects (`--previous`), by uid and identity. */
 export interface PreviousIndex {

@@ -6,8 +6,9 @@
  */
 import { ConfigError } from "#lib";
 import type { ResolvedAuditConfig } from "./config.js";
-import { type AuditResult, type AuditRunHeader, disposeResult, summaryReachesFailOn } from "./model.js";
+import { type AuditResult, type AuditRunHeader, summaryReachesFailOn } from "./model.js";
 import { loadPolicies } from "./policies.js";
+import { disposeResult } from "./recorder.js";
 import { renderReports } from "./report/index.js";
 import { type AuditConfig, type AuditProgress, runAudit } from "./run.js";
 import { readLatestReport, readReportFile, type WrittenRun, writeRun } from "./sink.js";

@@ -1,23 +1,10 @@
 /**
- * The auditor's result model: one {@link AuditRun} per run, made of {@link Finding}s and one {@link ObjectRecord} per
- * document. Every report writer (audit/report/*) reads this model and lib's public types only, never lib internals
- * (STYLE.md, "audit/report/* reads audit/model.ts").
- *
- * Findings are built from lib `Verdict`s here, and nowhere else:
- * - `errors` → `violation` (on an UPDATE against `--previous`: `ratchet: "blocking"`), except lint problems of a
- *   KubeVirt `Template` validated itself (`evaluationError` on a Template) → `template-annotation-failure`;
- * - `ratcheted` (UPDATE only) → `violation` with `ratchet: "grandfathered"`: the error is on a value the update did
- *   not change, so an unchanged update would still be admitted. CEL failures ratcheted this way come back from the
- *   API server (and lib) as warnings of the CRD family; on an UPDATE those are grandfathered violations too;
- * - `warnings` → `warning`; `shadowed` → `shadow`;
- * - a `PolicyFailure` → `policy-failure`; a document that cannot be used → `input-error`.
- *
- * Secrets: nothing here copies object content into a finding except identity (apiVersion, kind, namespace, name,
- * uid), the owner label value or owner reference, and lib's field error texts, which lib already redacts for v1
- * Secrets and credential-named fields. `badValue` is never copied.
+ * The auditor's result model, the view every report writer reads: one {@link AuditRun} per run, made of
+ * {@link Finding}s and one {@link ObjectRecord} per document. Writers (audit/report/*) read this model and lib's
+ * public types only, never lib internals (STYLE.md, "audit/report/* reads audit/model.ts"). Findings are built by
+ * findings.ts; a run is recorded by recorder.ts.
  */
-import { createHash } from "node:crypto";
-import type { FieldError, PolicyFailure, RuleFamily, Verdict } from "#lib";
+import type { RuleFamily } from "#lib";
 import type { Spool } from "./spool.js";
 
 /** The `reportVersion` of report.json; bumped on any incompatible change of this model. */
@@ -171,50 +158,17 @@ export interface AuditResult extends AuditRunHeader {
   findings: Spool<Finding>;
 }
 
-/** Removes the spools' temporary files. */
-export function disposeResult(result: AuditResult): void {
-  result.objects.dispose();
-  result.findings.dispose();
-}
-
 export type FailOn = "violation" | "warning" | "never";
 
 /** Every `--fail-on` level. */
 export const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
-
-/** Owner detection: the first of these labels an object carries names its owner. */
-export interface OwnerOptions {
-  /** The configured keys (audit/config.ts, default `DEFAULT_OWNER_LABELS`). */
-  labels: readonly string[];
-}
-
-/** A decoded object with string apiVersion and kind. */
-export type KubeObject = Record<string, unknown> & { apiVersion: string; kind: string };
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === "string" && v !== "" ? v : undefined;
-}
-
-/** apiVersion, kind, namespace, name, uid: never anything else of the object. */
-export function objectRefOf(object: KubeObject): ObjectRef {
-  const meta = record(object.metadata) ?? {};
-  const ref: ObjectRef = { apiVersion: object.apiVersion, kind: object.kind, name: str(meta.name) ?? "" };
-  const namespace = str(meta.namespace);
-  if (namespace !== undefined) ref.namespace = namespace;
-  const uid = str(meta.uid);
-  if (uid !== undefined) ref.uid = uid;
-  return ref;
-}
 
 /** `apiVersion/kind/namespace/name` (namespace empty for cluster-scoped objects). */
 export function identityKey(ref: ObjectRef): string {
   return `${ref.apiVersion}/${ref.kind}/${ref.namespace ?? ""}/${ref.name}`;
 }
 
+/** `file!entry#document[item]:line`, leaving out what the location does not have. */
 export function locationText(l: Location): string {
   let s = l.entry === undefined ? l.file : `${l.file}!${l.entry}`;
   if (l.document !== undefined) s += `#${l.document}`;
@@ -223,265 +177,14 @@ export function locationText(l: Location): string {
   return s;
 }
 
-/** The owner: the first owner label's value, else the first owner reference as `<Kind>/<name>`. */
-export function ownerOf(object: KubeObject, options: OwnerOptions): string | undefined {
-  const meta = record(object.metadata);
-  if (meta === undefined) return undefined;
-  const labels = record(meta.labels);
-  if (labels !== undefined) {
-    for (const key of options.labels) {
-      const v = str(labels[key]);
-      if (v !== undefined) return v;
-    }
-  }
-  if (Array.isArray(meta.ownerReferences)) {
-    for (const o of meta.ownerReferences) {
-      const r = record(o);
-      const kind = str(r?.kind);
-      const name = str(r?.name);
-      if (kind !== undefined && name !== undefined) return `${kind}/${name}`;
-    }
-  }
-  return undefined;
-}
-
-/** A stable id: sha256 over the parts, 16 hex digits. */
-export function findingId(parts: readonly (string | number | undefined)[]): string {
-  const h = createHash("sha256");
-  for (const p of parts) {
-    h.update(p === undefined ? "" : String(p));
-    h.update("\0");
-  }
-  return h.digest("hex").slice(0, 16);
-}
-
-/** What a verdict's findings need to know about the object and the run. */
-export interface FindingContext {
-  object: KubeObject;
-  ref: ObjectRef;
-  location: Location;
-  owner?: string;
-  /** The object was validated as an UPDATE of its previous version. */
-  isUpdate: boolean;
-  /** The run's start time, the first-seen time of new findings. */
-  startedAt: string;
-}
-
-/** The findings of one verdict, in a stable order: errors, ratcheted, warnings, shadowed. */
-export function findingsFromVerdict(verdict: Verdict, ctx: FindingContext): Finding[] {
-  const out: Finding[] = [];
-  const isTemplate = ctx.object.kind === "Template" && ctx.object.apiVersion.startsWith("template.openshift.io/");
-  for (const e of verdict.errors) {
-    const severity = isTemplate && e.source.kind === "kubevirt" && e.evaluationError === true;
-    const f = fieldFinding(e, severity ? "template-annotation-failure" : "violation", ctx);
-    if (ctx.isUpdate && !severity) f.ratchet = "blocking";
-    out.push(f);
-  }
-  const ratcheted = new Set<string>();
-  for (const e of verdict.ratcheted) {
-    ratcheted.add(errorKey(e));
-    const f = fieldFinding(e, "violation", ctx);
-    f.ratchet = "grandfathered";
-    out.push(f);
-  }
-  for (const e of verdict.warnings) {
-    if (ratcheted.has(errorKey(e))) continue;
-    if (ctx.isUpdate && e.source.kind === "crd") {
-      // A CEL failure ratcheted on an unchanged value (lib/cel/evaluate.ts returns it as a warning).
-      const f = fieldFinding(e, "violation", ctx);
-      f.ratchet = "grandfathered";
-      out.push(f);
-      continue;
-    }
-    const templateLint = isTemplate && e.source.kind === "kubevirt" && e.evaluationError === true;
-    out.push(fieldFinding(e, templateLint ? "template-annotation-failure" : "warning", ctx));
-  }
-  for (const e of verdict.shadowed) out.push(fieldFinding(e, "shadow", ctx));
-  return out;
-}
-
-function errorKey(e: FieldError): string {
-  return `${e.source.kind}\0${e.source.policy}\0${e.source.rule ?? ""}\0${e.field}\0${e.message}`;
-}
-
-function fieldFinding(e: FieldError, severity: FindingSeverity, ctx: FindingContext): Finding {
-  const rule: RuleRef = { family: e.source.kind, policy: e.source.policy };
-  if (e.source.rule !== undefined) rule.rule = e.source.rule;
-  const f: Finding = {
-    id: findingId([severity, e.source.kind, e.source.policy, e.source.rule, identityKey(ctx.ref), e.field, e.type]),
-    severity,
-    object: ctx.ref,
-    location: ctx.location,
-    rule,
-    field: e.field,
-    type: e.type,
-    message: e.message,
-    firstSeen: ctx.startedAt,
-  };
-  if (ctx.owner !== undefined) f.owner = ctx.owner;
-  return f;
-}
-
-/** A document that cannot be used: not decodable, not an object, too large, a bad archive member. */
-export function inputErrorFinding(location: Location, message: string, startedAt: string, ref?: ObjectRef): Finding {
-  const f: Finding = {
-    id: findingId(["input-error", location.file, location.entry, location.document, location.item, message]),
-    severity: "input-error",
-    location,
-    rule: { family: "input" },
-    message,
-    firstSeen: startedAt,
-  };
-  if (ref !== undefined) f.object = ref;
-  return f;
-}
-
-/** A policy of the bundle (or of the input, with --policies-from-input) that could not be used. */
-export function policyFailureFinding(p: PolicyFailure, startedAt: string): Finding {
-  const rule: RuleRef = { family: p.family };
-  if (p.file !== undefined) rule.policy = p.file;
-  if (p.rule !== undefined) rule.rule = p.rule;
-  const f: Finding = {
-    id: findingId(["policy-failure", p.severity, p.family, p.file, p.document, p.path, p.rule, p.message]),
-    severity: "policy-failure",
-    rule,
-    // The failure's own severity: error-severity failures count as violations, warnings as warnings.
-    type: p.severity,
-    message: p.message,
-    firstSeen: startedAt,
-  };
-  if (p.file !== undefined) {
-    const location: Location = { file: p.file };
-    if (p.document !== undefined) location.document = p.document;
-    f.location = location;
-  }
-  if (p.path !== undefined) f.field = p.path;
-  return f;
-}
-
-/** Gives equal ids within a run a suffix (`<id>-2`, `<id>-3`, in the order seen), so every id is unique. */
-export class IdAssigner {
-  private readonly seen = new Map<string, number>();
-
-  assign(f: Finding): void {
-    const n = (this.seen.get(f.id) ?? 0) + 1;
-    this.seen.set(f.id, n);
-    if (n > 1) f.id = `${f.id}-${n}`;
-  }
-}
-
-/** {@link IdAssigner} over a list, in order. */
-export function uniqueIds(findings: Finding[]): void {
-  const ids = new IdAssigner();
-  for (const f of findings) ids.assign(f);
-}
-
-/** Whether a finding reaches `--fail-on`: input errors and error-severity policy failures count as violations. */
-export function reachesFailOn(f: Finding, failOn: FailOn): boolean {
-  if (failOn === "never") return false;
-  const level = failLevel(f);
-  if (level === "violation") return true;
-  return failOn === "warning" && level === "warning";
-}
-
-/** Whether any finding counted in a summary reaches `--fail-on` (the same levels as {@link reachesFailOn}). */
+/**
+ * Whether any finding counted in a summary reaches `--fail-on`: violations, input errors, template annotation
+ * failures and error-severity policy failures count as violations; warnings and warning-severity policy failures as
+ * warnings; shadowed findings never.
+ */
 export function summaryReachesFailOn(s: Summary, failOn: FailOn): boolean {
   if (failOn === "never") return false;
   const f = s.findings;
   if (f.violation + f["input-error"] + f["template-annotation-failure"] + s.policyFailures.error > 0) return true;
   return failOn === "warning" && f.warning + s.policyFailures.warning > 0;
-}
-
-function failLevel(f: Finding): "violation" | "warning" | "none" {
-  switch (f.severity) {
-    case "violation":
-    case "input-error":
-    case "template-annotation-failure":
-      return "violation";
-    case "policy-failure":
-      return f.type === "warning" ? "warning" : "violation";
-    case "warning":
-      return "warning";
-    case "shadow":
-      return "none";
-  }
-}
-
-/** Counts a run's objects and findings as they come; {@link SummaryCounter.result} gives the {@link Summary}. */
-export class SummaryCounter {
-  private readonly s: Summary = {
-    documents: 0,
-    objects: 0,
-    valid: 0,
-    invalid: 0,
-    skippedUncovered: 0,
-    skippedByKind: {},
-    skippedNotKubernetes: 0,
-    inputErrors: 0,
-    findings: Object.fromEntries(FINDING_SEVERITIES.map((k) => [k, 0])) as Record<FindingSeverity, number>,
-    grandfathered: 0,
-    blocking: 0,
-    policyFailures: { error: 0, warning: 0 },
-    durationMs: 0,
-    objectsPerSecond: 0,
-  };
-
-  addObject(o: ObjectRecord): void {
-    const s = this.s;
-    s.documents++;
-    switch (o.outcome) {
-      case "valid":
-        s.valid++;
-        s.objects++;
-        break;
-      case "invalid":
-        s.invalid++;
-        s.objects++;
-        break;
-      case "skipped": {
-        s.skippedUncovered++;
-        s.objects++;
-        const k = o.object === undefined ? "?" : `${o.object.apiVersion}/${o.object.kind}`;
-        s.skippedByKind[k] = (s.skippedByKind[k] ?? 0) + 1;
-        break;
-      }
-      case "not-kubernetes":
-        s.skippedNotKubernetes++;
-        break;
-      case "error":
-        s.inputErrors++;
-        break;
-    }
-  }
-
-  addFinding(f: Finding): void {
-    const s = this.s;
-    s.findings[f.severity]++;
-    if (f.ratchet === "grandfathered") s.grandfathered++;
-    if (f.ratchet === "blocking") s.blocking++;
-    if (f.severity === "policy-failure") s.policyFailures[f.type === "warning" ? "warning" : "error"]++;
-  }
-
-  result(durationMs: number): Summary {
-    const s = structuredClone(this.s);
-    s.durationMs = durationMs;
-    s.objectsPerSecond = durationMs > 0 ? Math.round((s.documents * 1000) / durationMs) : 0;
-    return s;
-  }
-}
-
-/** The summary of a run's objects and findings. */
-export function summarize(objects: readonly ObjectRecord[], findings: readonly Finding[], durationMs: number): Summary {
-  const counter = new SummaryCounter();
-  for (const o of objects) counter.addObject(o);
-  for (const f of findings) counter.addFinding(f);
-  return counter.result(durationMs);
-}
-
-/** `20261122T021500Z` for a start time. */
-export function runIdOf(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/\.\d{3}Z$/, "Z")
-    .replace(/[-:]/g, "");
 }

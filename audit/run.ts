@@ -1,21 +1,21 @@
 /**
  * runAudit(config, policySet): every document of every source, validated once, with bounded concurrency for reading
  * (p-limit) and results kept in input order; exactly one {@link ObjectRecord} per document (one per `kind: List`
- * item), findings built by model.ts, a summary at the end.
+ * item), findings built by findings.ts and recorded by recorder.ts (ids, first-seen times, the summary).
  *
  * With `previous` (`--previous <source>`), each object is paired with its previous version (by `metadata.uid`, else
  * by apiVersion/kind/namespace/name) and validated as an UPDATE: transition rules (`oldSelf`) and ratcheting apply,
  * so violations on values the change kept are `grandfathered` (an unchanged update would be admitted) and the others
  * `blocking`. Objects without a previous version are validated as a CREATE.
  *
- * With `workers` > 1 (issue 7, "Runner"), decoding and validation run on worker threads (audit/workers/): the main
+ * With `workers` > 1, decoding and validation run on worker threads (audit/workers/feed.ts): the main
  * thread reads the units undecoded (`SourceUnit.raw`: whole small files, and one part per YAML document or List item
  * of a streamed file), sends them in batches (about `batchBytes` of text each, at most `inFlightPerWorker` batches
  * per worker in flight, so memory stays flat), and takes the records and findings back in input order: ids, firstSeen,
  * the comparison and the summary are made here, exactly as in a run on one thread, so the reports are identical.
  * Each worker compiles the same policy set (`policySource`; its digest is checked). Not with `previous`: the runner
  * then stays on one thread (each worker would have to index the whole previous snapshot). A worker that fails
- * (an exception, a crash, another policy set) fails the run with a {@link WorkerPoolError} (exit 3): documents are
+ * (an exception, a crash, another policy set) fails the run with a WorkerPoolError (exit 3): documents are
  * never dropped.
  */
 import pLimit from "p-limit";
@@ -26,29 +26,15 @@ import {
   auditDocument,
   type PreviousIndex,
 } from "./audit-document.js";
-import { Comparer, type PreviousReport } from "./compare.js";
-import {
-  type AuditResult,
-  type FailOn,
-  type Finding,
-  IdAssigner,
-  identityKey,
-  type KubeObject,
-  type ObjectRecord,
-  objectRefOf,
-  policyFailureFinding,
-  REPORT_API_VERSION,
-  REPORT_KIND,
-  REPORT_VERSION,
-  runIdOf,
-  SummaryCounter,
-} from "./model.js";
+import type { PreviousReport } from "./compare.js";
+import { objectRefOf, policyFailureFinding } from "./findings.js";
+import { type AuditResult, type FailOn, identityKey } from "./model.js";
 import type { PolicySource } from "./policies.js";
-import type { Source, SourceDoc, SourceUnit } from "./sources/index.js";
-import type { RawPart } from "./sources/types.js";
-import { Spool, type SpoolOptions } from "./spool.js";
-import { WorkerPool } from "./workers/pool.js";
-import type { PartResult, WorkerInit } from "./workers/protocol.js";
+import { RunRecorder } from "./recorder.js";
+import type { KubeObject, Source, SourceDoc } from "./sources/types.js";
+import type { SpoolOptions } from "./spool.js";
+import { auditWithWorkers, type FeedHooks, type WorkerTuning } from "./workers/feed.js";
+import type { WorkerInit } from "./workers/protocol.js";
 
 export interface AuditProgress {
   documents: number;
@@ -56,7 +42,7 @@ export interface AuditProgress {
   elapsedMs: number;
 }
 
-/** The run's process configuration, resolved at the edge (audit/cli/args.ts or functions/audit.ts). */
+/** What one run reads and how: built from the resolved configuration by audit/execute.ts and audit/shards.ts. */
 export interface AuditConfig {
   /** The opened sources, in command-line order. */
   sources: readonly Source[];
@@ -88,58 +74,34 @@ export interface AuditConfig {
   workerTuning?: WorkerTuning;
 }
 
-export interface WorkerTuning {
-  /** Most parts (files, YAML documents, List items) in one batch. Default 2000. */
-  batchParts?: number;
-  /** A batch is sent once its text reaches this many characters. Default 512 Ki. */
-  batchBytes?: number;
-  /** Batches in flight per worker. Default 3. */
-  inFlightPerWorker?: number;
-  /** Tests only: a worker fails at its `atBatch`-th batch. */
-  fault?: WorkerInit["fault"];
-}
-
-export { WorkerPoolError } from "./workers/pool.js";
-
 export async function runAudit(config: AuditConfig, policySet: PolicySet): Promise<AuditResult> {
   const now = config.now ?? (() => new Date());
   const start = now();
-  const startedAt = start.toISOString();
   const clockStart = performance.now();
-  const spoolOptions = config.spool ?? {};
-  const objects = new Spool<ObjectRecord>(spoolOptions);
-  const findings = new Spool<Finding>(spoolOptions);
+  const recorder = new RunRecorder(start, {
+    ...(config.compareWith !== undefined && { compareWith: config.compareWith }),
+    ...(config.spool !== undefined && { spool: config.spool }),
+  });
+  const { startedAt } = recorder;
   try {
-    const counter = new SummaryCounter();
-    const ids = new IdAssigner();
-    const comparer = config.compareWith === undefined ? undefined : new Comparer(config.compareWith);
-    /** Every finding goes out through here, in order: a unique id, firstSeen from the previous run, counted. */
-    const emit = (f: Finding): void => {
-      ids.assign(f);
-      comparer?.observe(f);
-      counter.addFinding(f);
-      findings.append(f);
-    };
-    const keep = (record: ObjectRecord): void => {
-      counter.addObject(record);
-      objects.append(record);
-    };
-    for (const p of policySet.failures) emit(policyFailureFinding(p, startedAt));
-    const previous = config.previous === undefined ? undefined : await indexPrevious(config.previous);
-    const ownerOptions = { labels: config.ownerLabels };
-
-    const ctx: AuditDocumentContext = { policySet, owner: ownerOptions, startedAt };
-    if (previous !== undefined) ctx.previous = previous;
-    const take = (audited: AuditedDocument): void => {
-      keep(audited.record);
-      for (const f of audited.findings) emit(f);
-    };
-    const processDoc = (doc: SourceDoc): void => take(auditDocument(doc, ctx));
-
+    for (const p of policySet.failures) recorder.finding(policyFailureFinding(p, startedAt));
+    const ctx: AuditDocumentContext = { policySet, owner: { labels: config.ownerLabels }, startedAt };
+    if (config.previous !== undefined) ctx.previous = await indexPrevious(config.previous);
     let units = 0;
-    const progress = (): void =>
-      config.onProgress?.({ documents: objects.size, units, elapsedMs: performance.now() - clockStart });
+    const hooks: FeedHooks = {
+      take(audited: AuditedDocument) {
+        recorder.object(audited.record);
+        for (const f of audited.findings) recorder.finding(f);
+      },
+      processDoc: (doc) => hooks.take(auditDocument(doc, ctx)),
+      unitDone: () => {
+        units++;
+      },
+      progress: () =>
+        config.onProgress?.({ documents: recorder.documents, units, elapsedMs: performance.now() - clockStart }),
+    };
     const workers = config.previous === undefined ? Math.floor(config.workers ?? 0) : 0;
+    const concurrency = Math.max(1, config.concurrency);
     if (workers > 1) {
       const init: WorkerInit = {
         policies: config.policySource ?? { bundle: config.bundle },
@@ -148,51 +110,14 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
         startedAt,
       };
       if (config.workerTuning?.fault !== undefined) init.fault = config.workerTuning.fault;
-      await auditWithWorkers(config, workers, init, {
-        take,
-        processDoc,
-        unitDone: () => units++,
-        progress,
-      });
+      await auditWithWorkers(config.sources, concurrency, workers, init, config.workerTuning ?? {}, hooks);
     } else {
-      const limit = pLimit(Math.max(1, config.concurrency));
-      const pending: Promise<SourceDoc[]>[] = [];
-      const drain = async (): Promise<void> => {
-        const docs = await pending.shift()!;
-        for (const d of docs) processDoc(d);
-        units++;
-        progress();
-      };
-      for (const source of config.sources) {
-        for await (const unit of source.units()) {
-          if (unit.stream !== undefined) {
-            // A streamed unit (a large file) is read one document at a time, after the units read before it.
-            while (pending.length > 0) await drain();
-            let n = 0;
-            for await (const d of unit.stream()) {
-              processDoc(d);
-              if (++n % STREAM_PROGRESS_EVERY === 0) progress();
-            }
-            units++;
-            progress();
-            continue;
-          }
-          pending.push(limit(() => unit.read()));
-          if (pending.length >= Math.max(1, config.concurrency)) await drain();
-        }
-      }
-      while (pending.length > 0) await drain();
+      await auditOnOneThread(config.sources, concurrency, hooks);
     }
-
     const durationMs = performance.now() - clockStart;
-    const run: AuditResult = {
-      apiVersion: REPORT_API_VERSION,
-      kind: REPORT_KIND,
-      reportVersion: REPORT_VERSION,
-      runId: runIdOf(start),
-      startedAt,
+    const facts = {
       finishedAt: now().toISOString(),
-      tool: { name: "tollgate", version: config.toolVersion },
+      tool: { name: "tollgate" as const, version: config.toolVersion },
       bundle: {
         source: config.bundle,
         digest: policySet.digest,
@@ -201,18 +126,46 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
       },
       sources: config.sources.map((s) => s.spec),
       failOn: config.failOn,
-      summary: counter.result(durationMs),
-      objects,
-      findings,
+      ...(config.previous !== undefined && { previous: config.previous.spec }),
     };
-    if (config.previous !== undefined) run.previous = config.previous.spec;
-    if (comparer !== undefined) run.comparison = await comparer.result();
-    return run;
+    return await recorder.finish(facts, durationMs);
   } catch (err) {
-    objects.dispose();
-    findings.dispose();
+    recorder.dispose();
     throw err;
   }
+}
+
+/**
+ * Reads the units in order, `concurrency` of them at once (each read whole), and audits their documents in input
+ * order; a streamed unit (a large file) is read one document at a time, after the units read before it.
+ */
+async function auditOnOneThread(sources: readonly Source[], concurrency: number, hooks: FeedHooks): Promise<void> {
+  const limit = pLimit(concurrency);
+  const pending: Promise<SourceDoc[]>[] = [];
+  const drain = async (): Promise<void> => {
+    const docs = await pending.shift()!;
+    for (const d of docs) hooks.processDoc(d);
+    hooks.unitDone();
+    hooks.progress();
+  };
+  for (const source of sources) {
+    for await (const unit of source.units()) {
+      if (unit.stream !== undefined) {
+        while (pending.length > 0) await drain();
+        let n = 0;
+        for await (const d of unit.stream()) {
+          hooks.processDoc(d);
+          if (++n % STREAM_PROGRESS_EVERY === 0) hooks.progress();
+        }
+        hooks.unitDone();
+        hooks.progress();
+        continue;
+      }
+      pending.push(limit(() => unit.read()));
+      if (pending.length >= concurrency) await drain();
+    }
+  }
+  while (pending.length > 0) await drain();
 }
 
 /** Progress is reported every this many documents of a streamed unit. */
@@ -239,178 +192,4 @@ async function indexPrevious(source: Source): Promise<PreviousIndex> {
       return byKey.get(identityKey(ref));
     },
   };
-}
-
-interface WorkerHooks {
-  /** Keeps an audited document (in input order). */
-  take(audited: AuditedDocument): void;
-  /** Audits a document on the main thread (the rest of a unit read again, see `nested`). */
-  processDoc(doc: SourceDoc): void;
-  unitDone(): void;
-  progress(): void;
-}
-
-/**
- * The worker path of {@link runAudit}: units are read undecoded (up to `concurrency` of them ahead, for I/O), their
- * parts batched and sent to the pool, and the results taken back in the batches' order (a queue of at most
- * `inFlightPerWorker` × workers batches: the reorder buffer).
- */
-async function auditWithWorkers(
-  config: AuditConfig,
-  size: number,
-  init: WorkerInit,
-  hooks: WorkerHooks,
-): Promise<void> {
-  const tuning = config.workerTuning ?? {};
-  const batchParts = Math.max(1, tuning.batchParts ?? 2000);
-  const batchBytes = Math.max(1, tuning.batchBytes ?? 512 * 1024);
-  const maxInFlight = size * Math.max(1, tuning.inFlightPerWorker ?? 3);
-  const concurrency = Math.max(1, config.concurrency);
-
-  interface UnitState {
-    unit: SourceUnit;
-    /** Documents of the unit taken so far. */
-    taken: number;
-    /** A List item was a List: the rest of the unit was read on the main thread; its parts still in flight are dropped. */
-    derailed: boolean;
-    /**
-     * A JSON file read() parses whole, given item by item (RawJsonList.whole): its documents are held until its end,
-     * since a `reparse` answer means the whole file is decoded with read() instead.
-     */
-    held: AuditedDocument[] | undefined;
-  }
-  /** A batch's entries: the index of a part in the batch's results, or -1 for "the unit ends here". */
-  interface Entry {
-    unit: UnitState;
-    part: number;
-  }
-  const queue: { results: Promise<PartResult[]>; entries: Entry[] }[] = [];
-  let parts: RawPart[] = [];
-  let entries: Entry[] = [];
-  let bytes = 0;
-
-  const pool = new WorkerPool(size, init);
-  try {
-    const consumeOne = async (): Promise<void> => {
-      const head = queue.shift()!;
-      const results = await head.results;
-      for (const e of head.entries) {
-        const u = e.unit;
-        if (e.part < 0) {
-          if (u.held !== undefined) for (const a of u.held) hooks.take(a);
-          u.held = undefined;
-          hooks.unitDone();
-          continue;
-        }
-        if (u.derailed) continue;
-        const r = results[e.part];
-        if (r === undefined) throw new Error("internal error: a worker answered a batch with fewer results than parts");
-        if (r === "reparse") {
-          // What a whole parse gives differs from the items decoded alone (a malformed file, a bad or nested item).
-          if (u.taken > 0) throw new Error(`internal error: ${u.unit.name} cannot be decoded again`);
-          u.derailed = true;
-          u.held = undefined;
-          for (const d of await u.unit.read()) hooks.processDoc(d);
-          continue;
-        }
-        if (r === "nested") {
-          // Items of a nested List are numbered after the top-level ones: the unit's stream() holds them until the
-          // end. Its documents taken so far are the stream's first ones; the rest are read and audited here.
-          u.derailed = true;
-          if (u.unit.stream === undefined) throw new Error(`internal error: ${u.unit.name} cannot be read again`);
-          let seen = 0;
-          for await (const d of u.unit.stream()) {
-            if (seen++ >= u.taken) hooks.processDoc(d);
-          }
-          continue;
-        }
-        if (u.held !== undefined) {
-          u.held.push(...r);
-          continue;
-        }
-        for (const a of r) hooks.take(a);
-        u.taken += r.length;
-      }
-      hooks.progress();
-    };
-    const flush = async (): Promise<void> => {
-      if (entries.length === 0) return;
-      while (queue.length >= maxInFlight) await consumeOne();
-      queue.push({ results: parts.length === 0 ? Promise.resolve([]) : pool.submit(parts), entries });
-      parts = [];
-      entries = [];
-      bytes = 0;
-    };
-    const add = async (u: UnitState, part: RawPart): Promise<void> => {
-      if (part.kind === "json-item" && part.list.whole === true) u.held ??= [];
-      entries.push({ unit: u, part: parts.length });
-      parts.push(part);
-      bytes += partChars(part);
-      if (parts.length >= batchParts || bytes >= batchBytes) await flush();
-    };
-
-    interface Started {
-      state: UnitState;
-      iterator: AsyncIterator<RawPart>;
-      first: Promise<IteratorResult<RawPart>>;
-    }
-    const limit = pLimit(concurrency);
-    const start = (unit: SourceUnit): Started => {
-      const iterator = (unit.raw?.() ?? docParts(unit, batchParts))[Symbol.asyncIterator]();
-      const first = limit(() => iterator.next());
-      first.catch(() => {}); // awaited in order by finish(); not an unhandled rejection meanwhile
-      return { state: { unit, taken: 0, derailed: false, held: undefined }, iterator, first };
-    };
-    const finish = async (s: Started): Promise<void> => {
-      for (let r = await s.first; r.done !== true; r = await s.iterator.next()) {
-        await add(s.state, r.value);
-        if (s.state.derailed) {
-          await s.iterator.return?.();
-          break;
-        }
-      }
-      entries.push({ unit: s.state, part: -1 });
-    };
-    const ahead: Started[] = [];
-    for (const source of config.sources) {
-      for await (const unit of source.units()) {
-        ahead.push(start(unit));
-        if (ahead.length >= concurrency) await finish(ahead.shift()!);
-      }
-    }
-    while (ahead.length > 0) await finish(ahead.shift()!);
-    await flush();
-    while (queue.length > 0) await consumeOne();
-  } finally {
-    await pool.close();
-  }
-}
-
-/** The docs of a unit without `raw()`, read on the main thread, as `docs` parts of at most `size` docs. */
-async function* docParts(unit: SourceUnit, size: number): AsyncGenerator<RawPart> {
-  let docs: SourceDoc[] = [];
-  for await (const d of unit.stream?.() ?? (await unit.read())) {
-    docs.push(d);
-    if (docs.length >= size) {
-      yield { kind: "docs", docs };
-      docs = [];
-    }
-  }
-  if (docs.length > 0) yield { kind: "docs", docs };
-}
-
-/** About how much work a part is, in characters of text. */
-function partChars(part: RawPart): number {
-  switch (part.kind) {
-    case "text":
-      return part.text.length;
-    case "yaml":
-      return part.piece.text?.length ?? 0;
-    case "json-item":
-      return part.raw?.length ?? 0;
-    case "docs":
-      return 1024 * part.docs.length;
-    case "reparse":
-      return 0;
-  }
 }

@@ -20,17 +20,17 @@ import { ConfigError } from "#lib";
 import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../audit/config.js";
 import { executeAudit } from "../audit/execute.js";
 import { type AuditRunHeader, FAIL_ON, type FailOn, type Summary, summaryReachesFailOn } from "../audit/model.js";
-import { toolVersion } from "../audit/version.js";
 import {
   coordinate,
-  lambdaInvoker,
   runShard,
   type ShardInput,
   type ShardInvoker,
   type ShardOptions,
   type ShardPart,
   type ShardResult,
-} from "./audit-shards.js";
+} from "../audit/shards.js";
+import { toolVersion } from "../audit/version.js";
+import { lambdaInvoker } from "./audit-shards.js";
 import { createLogger, errorName, type FunctionLogger } from "./logger.js";
 
 const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "shard"] as const;
@@ -43,7 +43,7 @@ export interface AuditInput {
   out: string;
   previous?: string;
   failOn?: FailOn;
-  /** Sharded mode (functions/audit-shards.ts): this run coordinates one invocation of the function per shard. */
+  /** Sharded mode (audit/shards.ts): this run coordinates one invocation of the function per shard. */
   shard?: ShardOptions;
 }
 

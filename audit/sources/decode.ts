@@ -3,8 +3,8 @@
  * (`unwrapList`): the only way the auditor turns input text into objects (never a plain JSON.parse).
  */
 import { parseDocuments, unwrapList } from "#lib";
-import type { KubeObject, Location } from "../model.js";
-import type { SourceDoc } from "./types.js";
+import type { Location } from "../model.js";
+import type { KubeObject, SourceDoc } from "./types.js";
 
 export interface DecodeOptions {
   /**

@@ -3,8 +3,11 @@
  * A unit is read when the runner gets to it (bounded by `--concurrency`), so a source never holds more than the
  * units in flight; each unit gives exactly one {@link SourceDoc} per document (one per `kind: List` item).
  */
-import type { KubeObject, Location } from "../model.js";
+import type { Location } from "../model.js";
 import type { DecodeOptions } from "./decode.js";
+
+/** A decoded object whose apiVersion and kind are non-empty strings. */
+export type KubeObject = Record<string, unknown> & { apiVersion: string; kind: string };
 
 export type SourceDoc =
   | { kind: "object"; location: Location; object: KubeObject }

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import type { ShardInput, ShardInvoker } from "../../audit/shards.js";
 import { type AuditLogger, createAuditHandler, parseAuditInput } from "../../functions/audit.js";
-import type { ShardInput, ShardInvoker } from "../../functions/audit-shards.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const POLICIES = join(ROOT, "examples/policies");

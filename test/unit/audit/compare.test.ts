@@ -5,7 +5,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readPreviousReport } from "../../../audit/compare.js";
-import { disposeResult } from "../../../audit/model.js";
+import { disposeResult } from "../../../audit/recorder.js";
 import { reportJson } from "../../../audit/report/json.js";
 import { textOf } from "../../../audit/report/stream.js";
 import { auditFixture } from "./audit-fixture.js";

@@ -11,8 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import type { AuditResult } from "../../../audit/model.js";
 import { loadPolicies, type PolicySource } from "../../../audit/policies.js";
-import { type AuditConfig, runAudit, type WorkerTuning } from "../../../audit/run.js";
+import { type AuditConfig, runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type SourceOptions } from "../../../audit/sources/index.js";
+import type { WorkerTuning } from "../../../audit/workers/feed.js";
 import { buildTar } from "../../helpers/tar.js";
 import { FIXED_START, FIXTURE_BUNDLE, FIXTURE_CURRENT } from "./audit-fixture.js";
 

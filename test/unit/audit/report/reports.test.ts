@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compareWithPrevious, previousReportOf } from "../../../../audit/compare.js";
-import { type AuditResult, disposeResult } from "../../../../audit/model.js";
+import type { AuditResult } from "../../../../audit/model.js";
+import { disposeResult } from "../../../../audit/recorder.js";
 import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
 import { renderHtml } from "../../../../audit/report/html.js";
 import { REPORT_FORMATS, renderReports } from "../../../../audit/report/index.js";

@@ -1,0 +1,186 @@
+/**
+ * Findings are built from lib `Verdict`s here, and nowhere else:
+ * - `errors` → `violation` (on an UPDATE against `--previous`: `ratchet: "blocking"`), except lint problems of a
+ *   KubeVirt `Template` validated itself (`evaluationError` on a Template) → `template-annotation-failure`;
+ * - `ratcheted` (UPDATE only) → `violation` with `ratchet: "grandfathered"`: the error is on a value the update did
+ *   not change, so an unchanged update would still be admitted. CEL failures ratcheted this way come back from the
+ *   API server (and lib) as warnings of the CRD family; on an UPDATE those are grandfathered violations too;
+ * - `warnings` → `warning`; `shadowed` → `shadow`;
+ * - a `PolicyFailure` → `policy-failure`; a document that cannot be used → `input-error`.
+ *
+ * Secrets: nothing here copies object content into a finding except identity (apiVersion, kind, namespace, name,
+ * uid), the owner label value or owner reference, and lib's field error texts, which lib already redacts for v1
+ * Secrets and credential-named fields. `badValue` is never copied.
+ */
+import { createHash } from "node:crypto";
+import type { FieldError, PolicyFailure, Verdict } from "#lib";
+import {
+  type Finding,
+  type FindingSeverity,
+  identityKey,
+  type Location,
+  type ObjectRef,
+  type RuleRef,
+} from "./model.js";
+import type { KubeObject } from "./sources/types.js";
+
+/** Owner detection: the first of these labels an object carries names its owner. */
+export interface OwnerOptions {
+  /** The configured keys (audit/config.ts, default `DEFAULT_OWNER_LABELS`). */
+  labels: readonly string[];
+}
+
+function record(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** apiVersion, kind, namespace, name, uid: never anything else of the object. */
+export function objectRefOf(object: KubeObject): ObjectRef {
+  const meta = record(object.metadata) ?? {};
+  const ref: ObjectRef = { apiVersion: object.apiVersion, kind: object.kind, name: str(meta.name) ?? "" };
+  const namespace = str(meta.namespace);
+  if (namespace !== undefined) ref.namespace = namespace;
+  const uid = str(meta.uid);
+  if (uid !== undefined) ref.uid = uid;
+  return ref;
+}
+
+/** The owner: the first owner label's value, else the first owner reference as `<Kind>/<name>`. */
+export function ownerOf(object: KubeObject, options: OwnerOptions): string | undefined {
+  const meta = record(object.metadata);
+  if (meta === undefined) return undefined;
+  const labels = record(meta.labels);
+  if (labels !== undefined) {
+    for (const key of options.labels) {
+      const v = str(labels[key]);
+      if (v !== undefined) return v;
+    }
+  }
+  if (Array.isArray(meta.ownerReferences)) {
+    for (const o of meta.ownerReferences) {
+      const r = record(o);
+      const kind = str(r?.kind);
+      const name = str(r?.name);
+      if (kind !== undefined && name !== undefined) return `${kind}/${name}`;
+    }
+  }
+  return undefined;
+}
+
+/** A stable id: sha256 over the parts, 16 hex digits. */
+export function findingId(parts: readonly (string | number | undefined)[]): string {
+  const h = createHash("sha256");
+  for (const p of parts) {
+    h.update(p === undefined ? "" : String(p));
+    h.update("\0");
+  }
+  return h.digest("hex").slice(0, 16);
+}
+
+/** What a verdict's findings need to know about the object and the run. */
+export interface FindingContext {
+  object: KubeObject;
+  ref: ObjectRef;
+  location: Location;
+  owner?: string;
+  /** The object was validated as an UPDATE of its previous version. */
+  isUpdate: boolean;
+  /** The run's start time, the first-seen time of new findings. */
+  startedAt: string;
+}
+
+/** The findings of one verdict, in a stable order: errors, ratcheted, warnings, shadowed. */
+export function findingsFromVerdict(verdict: Verdict, ctx: FindingContext): Finding[] {
+  const out: Finding[] = [];
+  const isTemplate = ctx.object.kind === "Template" && ctx.object.apiVersion.startsWith("template.openshift.io/");
+  for (const e of verdict.errors) {
+    const severity = isTemplate && e.source.kind === "kubevirt" && e.evaluationError === true;
+    const f = fieldFinding(e, severity ? "template-annotation-failure" : "violation", ctx);
+    if (ctx.isUpdate && !severity) f.ratchet = "blocking";
+    out.push(f);
+  }
+  const ratcheted = new Set<string>();
+  for (const e of verdict.ratcheted) {
+    ratcheted.add(errorKey(e));
+    const f = fieldFinding(e, "violation", ctx);
+    f.ratchet = "grandfathered";
+    out.push(f);
+  }
+  for (const e of verdict.warnings) {
+    if (ratcheted.has(errorKey(e))) continue;
+    if (ctx.isUpdate && e.source.kind === "crd") {
+      // A CEL failure ratcheted on an unchanged value (lib/cel/evaluate.ts returns it as a warning).
+      const f = fieldFinding(e, "violation", ctx);
+      f.ratchet = "grandfathered";
+      out.push(f);
+      continue;
+    }
+    const templateLint = isTemplate && e.source.kind === "kubevirt" && e.evaluationError === true;
+    out.push(fieldFinding(e, templateLint ? "template-annotation-failure" : "warning", ctx));
+  }
+  for (const e of verdict.shadowed) out.push(fieldFinding(e, "shadow", ctx));
+  return out;
+}
+
+function errorKey(e: FieldError): string {
+  return `${e.source.kind}\0${e.source.policy}\0${e.source.rule ?? ""}\0${e.field}\0${e.message}`;
+}
+
+function fieldFinding(e: FieldError, severity: FindingSeverity, ctx: FindingContext): Finding {
+  const rule: RuleRef = { family: e.source.kind, policy: e.source.policy };
+  if (e.source.rule !== undefined) rule.rule = e.source.rule;
+  const f: Finding = {
+    id: findingId([severity, e.source.kind, e.source.policy, e.source.rule, identityKey(ctx.ref), e.field, e.type]),
+    severity,
+    object: ctx.ref,
+    location: ctx.location,
+    rule,
+    field: e.field,
+    type: e.type,
+    message: e.message,
+    firstSeen: ctx.startedAt,
+  };
+  if (ctx.owner !== undefined) f.owner = ctx.owner;
+  return f;
+}
+
+/** A document that cannot be used: not decodable, not an object, too large, a bad archive member. */
+export function inputErrorFinding(location: Location, message: string, startedAt: string, ref?: ObjectRef): Finding {
+  const f: Finding = {
+    id: findingId(["input-error", location.file, location.entry, location.document, location.item, message]),
+    severity: "input-error",
+    location,
+    rule: { family: "input" },
+    message,
+    firstSeen: startedAt,
+  };
+  if (ref !== undefined) f.object = ref;
+  return f;
+}
+
+/** A policy of the bundle (or of the input, with --policies-from-input) that could not be used. */
+export function policyFailureFinding(p: PolicyFailure, startedAt: string): Finding {
+  const rule: RuleRef = { family: p.family };
+  if (p.file !== undefined) rule.policy = p.file;
+  if (p.rule !== undefined) rule.rule = p.rule;
+  const f: Finding = {
+    id: findingId(["policy-failure", p.severity, p.family, p.file, p.document, p.path, p.rule, p.message]),
+    severity: "policy-failure",
+    rule,
+    // The failure's own severity: error-severity failures count as violations, warnings as warnings.
+    type: p.severity,
+    message: p.message,
+    firstSeen: startedAt,
+  };
+  if (p.file !== undefined) {
+    const location: Location = { file: p.file };
+    if (p.document !== undefined) location.document = p.document;
+    f.location = location;
+  }
+  if (p.path !== undefined) f.field = p.path;
+  return f;
+}
