@@ -14,6 +14,7 @@
 import type { Context } from "aws-lambda";
 import { badRequestStatus, InputError, invalidStatus, type PolicySet, successStatus, type Verdict } from "#lib";
 import {
+  type BodyLimits,
   faultReviewResponse,
   readValidateBody,
   reviewResponse,
@@ -37,16 +38,53 @@ export type Handler = (event: ApiGatewayEvent, context?: Context) => Promise<Htt
 
 /** The handler for one runtime (tests and benchmarks build their own; Lambda uses functions/validate.ts). */
 export function createHandler(runtime: Runtime): Handler {
-  const { config, logger } = runtime;
-  const checkAuth = bearerAuth(config.token);
-  const limits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxDepth };
+  const webhook = new Webhook(runtime);
+  return (event, context) => webhook.handle(event, context);
+}
 
-  async function healthz(req: HttpRequest): Promise<HttpResponse> {
-    const auth = checkAuth(req.headers.authorization);
+/** The routes and answers of one runtime. */
+class Webhook {
+  private readonly logger: Runtime["logger"];
+  private readonly checkAuth: ReturnType<typeof bearerAuth>;
+  private readonly limits: BodyLimits;
+
+  constructor(private readonly runtime: Runtime) {
+    this.logger = runtime.logger;
+    this.checkAuth = bearerAuth(runtime.config.token);
+    this.limits = { maxBytes: runtime.config.maxBodyBytes, maxDepth: runtime.config.maxDepth };
+  }
+
+  async handle(event: ApiGatewayEvent, context: Context | undefined): Promise<HttpResponse> {
+    const t0 = performance.now();
+    if (context !== undefined) this.logger.addContext(context);
+    let req: HttpRequest;
+    try {
+      req = toHttpRequest(event, { maxBodyBytes: this.runtime.config.maxBodyBytes });
+    } catch (error) {
+      if (error instanceof InputError) return this.badRequest(error, t0);
+      return this.fault(error, undefined, t0);
+    }
+    try {
+      if (req.path === "/healthz" || req.path.endsWith("/healthz")) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
+        return await this.healthz(req);
+      }
+      if (req.path === "/validate" || req.path.endsWith("/validate")) {
+        if (req.method !== "POST") return methodNotAllowed("POST");
+        return await this.validate(req, t0);
+      }
+      return jsonResponse(httpCode("notFound"), failureStatus("notFound", `no route for ${req.method} ${req.path}`));
+    } catch (error) {
+      return this.fault(error, undefined, t0);
+    }
+  }
+
+  private async healthz(req: HttpRequest): Promise<HttpResponse> {
+    const auth = this.checkAuth(req.headers.authorization);
     const detailed = auth === "valid" || auth === "none-configured";
     let set: PolicySet;
     try {
-      set = await runtime.policySet();
+      set = await this.runtime.policySet();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return jsonResponse(
@@ -67,10 +105,10 @@ export function createHandler(runtime: Runtime): Handler {
     });
   }
 
-  async function validate(req: HttpRequest, t0: number): Promise<HttpResponse> {
-    const auth = checkAuth(req.headers.authorization);
+  private async validate(req: HttpRequest, t0: number): Promise<HttpResponse> {
+    const auth = this.checkAuth(req.headers.authorization);
     if (auth === "missing" || auth === "invalid") {
-      logger.warn("unauthorized", { auth, latencyMs: round(performance.now() - t0) });
+      this.logger.warn("unauthorized", { auth, latencyMs: round(performance.now() - t0) });
       return jsonResponse(
         httpCode("unauthorized"),
         failureStatus("unauthorized", "a bearer token is required (Authorization: Bearer <token>)"),
@@ -79,20 +117,20 @@ export function createHandler(runtime: Runtime): Handler {
     }
     let body: ValidateBody | undefined;
     try {
-      body = readValidateBody(req.body, limits);
-      const set = await runtime.policySet();
-      return body.kind === "review" ? answerReview(body, set, t0) : answerObject(body, set, t0);
+      body = readValidateBody(req.body, this.limits);
+      const set = await this.runtime.policySet();
+      return body.kind === "review" ? this.answerReview(body, set, t0) : this.answerObject(body, set, t0);
     } catch (error) {
-      if (error instanceof InputError) return badRequest(error, t0);
-      return fault(error, body, t0);
+      if (error instanceof InputError) return this.badRequest(error, t0);
+      return this.fault(error, body, t0);
     }
   }
 
-  function answerReview(body: ValidateBody & { kind: "review" }, set: PolicySet, t0: number): HttpResponse {
+  private answerReview(body: ValidateBody & { kind: "review" }, set: PolicySet, t0: number): HttpResponse {
     const { review } = body;
     const request = validateRequestOf(review);
     const verdict = request === undefined ? undefined : set.validate(request);
-    logger.info("admission", {
+    this.logger.info("admission", {
       uid: review.uid,
       kind: review.identity === undefined ? undefined : kindOf(review.identity),
       operation: review.operation,
@@ -104,9 +142,9 @@ export function createHandler(runtime: Runtime): Handler {
     return jsonResponse(200, reviewResponse(review.uid, verdict, review.identity));
   }
 
-  function answerObject(body: ValidateBody & { kind: "object" }, set: PolicySet, t0: number): HttpResponse {
+  private answerObject(body: ValidateBody & { kind: "object" }, set: PolicySet, t0: number): HttpResponse {
     const verdict = set.validate({ operation: "CREATE", object: body.object });
-    logger.info("object", {
+    this.logger.info("object", {
       kind: kindOf(body.identity),
       ...decision(verdict),
       latencyMs: round(performance.now() - t0),
@@ -117,20 +155,20 @@ export function createHandler(runtime: Runtime): Handler {
     return jsonResponse(httpCode("invalid"), invalidStatus({ group, kind }, name, verdict.errors), headers);
   }
 
-  function badRequest(error: InputError, t0: number): HttpResponse {
+  private badRequest(error: InputError, t0: number): HttpResponse {
     // The message says what is wrong with the request; it never quotes the body.
-    logger.warn("bad request", { error: error.message, latencyMs: round(performance.now() - t0) });
+    this.logger.warn("bad request", { error: error.message, latencyMs: round(performance.now() - t0) });
     return jsonResponse(httpCode("badRequest"), badRequestStatus(error.message));
   }
 
   /** An internal fault or a failed bundle load: a well-formed answer under the failure policy. */
-  function fault(error: unknown, body: ValidateBody | undefined, t0: number): HttpResponse {
-    const failurePolicy = runtime.loaded()?.config.failurePolicy ?? config.failurePolicy ?? "Fail";
-    const loading = runtime.loaded() === undefined;
+  private fault(error: unknown, body: ValidateBody | undefined, t0: number): HttpResponse {
+    const failurePolicy = this.runtime.loaded()?.config.failurePolicy ?? this.runtime.config.failurePolicy ?? "Fail";
+    const loading = this.runtime.loaded() === undefined;
     const message = loading
       ? "tollgate could not load its policy bundle; see the function's logs"
       : "tollgate failed internally while validating; see the function's logs";
-    logger.error("internal fault", {
+    this.logger.error("internal fault", {
       uid: body?.kind === "review" ? body.review.uid : undefined,
       error: errorName(error),
       reason: error instanceof Error ? error.message : String(error),
@@ -140,31 +178,6 @@ export function createHandler(runtime: Runtime): Handler {
     if (body?.kind === "review") return jsonResponse(200, faultReviewResponse(body.review.uid, failurePolicy, message));
     return jsonResponse(httpCode("internal"), failureStatus("internal", message));
   }
-
-  return async (event, context) => {
-    const t0 = performance.now();
-    if (context !== undefined) logger.addContext(context);
-    let req: HttpRequest;
-    try {
-      req = toHttpRequest(event, { maxBodyBytes: config.maxBodyBytes });
-    } catch (error) {
-      if (error instanceof InputError) return badRequest(error, t0);
-      return fault(error, undefined, t0);
-    }
-    try {
-      if (req.path === "/healthz" || req.path.endsWith("/healthz")) {
-        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
-        return await healthz(req);
-      }
-      if (req.path === "/validate" || req.path.endsWith("/validate")) {
-        if (req.method !== "POST") return methodNotAllowed("POST");
-        return await validate(req, t0);
-      }
-      return jsonResponse(httpCode("notFound"), failureStatus("notFound", `no route for ${req.method} ${req.path}`));
-    } catch (error) {
-      return fault(error, undefined, t0);
-    }
-  };
 }
 
 function methodNotAllowed(allow: string): HttpResponse {

@@ -175,57 +175,20 @@ export function parseArgs(
     .addHelpText("after", ROOT_HELP_FOOTER);
   program.helpCommand("help [command]", "print help for a command");
 
-  const defaultBundle = nonEmpty(env.TOLLGATE_BUNDLE);
-  const defaultOutput = nonEmpty(env.TOLLGATE_OUTPUT);
   const processConfig = (): Readonly<ResolvedProcessConfig> => {
     const cpuProfileFile = nonEmpty(env.TOLLGATE_CPUPROFILE_FILE);
     return Object.freeze(cpuProfileFile === undefined ? {} : { cpuProfileFile });
   };
-
-  program
-    .command("validate")
-    .summary("validate objects against a policy bundle")
-    .description(
-      "Validate every object in the given files as the API server would on admission, and print the result " +
-        "as kubectl does.",
-    )
-    .argument("[inputs...]", 'files or folders to validate; "-" reads standard input')
-    .addOption(bundleOption(defaultBundle))
-    .addOption(
-      new Option(
-        "--operation <op>",
-        "admission operation: CREATE, UPDATE or DELETE (default: CREATE, or UPDATE with --old)",
-      ),
-    )
-    .option("--old <file>", "stored objects an UPDATE replaces (implies --operation UPDATE)")
-    .option("--subresource <name>", 'validate an update of a subresource ("status" or "scale"); needs --old')
-    .addOption(outputOption(defaultOutput))
-    .option("--demo", "show the bundled examples: print every result and exit 0 even when objects are invalid")
-    .option("--summary", "print a closing count of the results (always on with --demo)")
-    .addHelpText("after", VALIDATE_HELP_FOOTER)
-    .action((inputs: string[], opts: Record<string, unknown>) => {
-      parsed = {
-        kind: "validate",
-        config: resolveValidate(inputs, opts, env),
-        process: processConfig(),
-      };
-    });
-
-  program
-    .command("lint")
-    .summary("list the policies of a bundle that cannot be used")
-    .description("Load a policy bundle and list its policy failures and the kinds it covers.")
-    .addOption(bundleOption(defaultBundle))
-    .addOption(outputOption(defaultOutput))
-    .addHelpText("after", LINT_HELP_FOOTER)
-    .action((opts: Record<string, unknown>) => {
-      parsed = {
-        kind: "lint",
-        config: Object.freeze({ bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") }),
-        process: processConfig(),
-      };
-    });
-
+  defineValidateCommands(
+    program,
+    env,
+    (config) => {
+      parsed = { kind: "validate", config, process: processConfig() };
+    },
+    (config) => {
+      parsed = { kind: "lint", config, process: processConfig() };
+    },
+  );
   defineAuditCommand(program, env, version, (config) => {
     parsed = { kind: "audit", config, process: processConfig() };
   });
@@ -268,6 +231,53 @@ export function parseArgs(
     return out.length > 0 ? { kind: "help", text: out } : { kind: "usage-error", message: program.helpInformation() };
   }
   return parsed;
+}
+
+/** Adds `validate` and `lint` to the program; the callbacks receive the command's resolved configuration. */
+function defineValidateCommands(
+  program: Command,
+  env: Readonly<Record<string, string | undefined>>,
+  onValidate: (config: Readonly<ResolvedValidateConfig>) => void,
+  onLint: (config: Readonly<ResolvedLintConfig>) => void,
+): void {
+  const defaultBundle = nonEmpty(env.TOLLGATE_BUNDLE);
+  const defaultOutput = nonEmpty(env.TOLLGATE_OUTPUT);
+
+  program
+    .command("validate")
+    .summary("validate objects against a policy bundle")
+    .description(
+      "Validate every object in the given files as the API server would on admission, and print the result " +
+        "as kubectl does.",
+    )
+    .argument("[inputs...]", 'files or folders to validate; "-" reads standard input')
+    .addOption(bundleOption(defaultBundle))
+    .addOption(
+      new Option(
+        "--operation <op>",
+        "admission operation: CREATE, UPDATE or DELETE (default: CREATE, or UPDATE with --old)",
+      ),
+    )
+    .option("--old <file>", "stored objects an UPDATE replaces (implies --operation UPDATE)")
+    .option("--subresource <name>", 'validate an update of a subresource ("status" or "scale"); needs --old')
+    .addOption(outputOption(defaultOutput))
+    .option("--demo", "show the bundled examples: print every result and exit 0 even when objects are invalid")
+    .option("--summary", "print a closing count of the results (always on with --demo)")
+    .addHelpText("after", VALIDATE_HELP_FOOTER)
+    .action((inputs: string[], opts: Record<string, unknown>) => {
+      onValidate(resolveValidate(inputs, opts, env));
+    });
+
+  program
+    .command("lint")
+    .summary("list the policies of a bundle that cannot be used")
+    .description("Load a policy bundle and list its policy failures and the kinds it covers.")
+    .addOption(bundleOption(defaultBundle))
+    .addOption(outputOption(defaultOutput))
+    .addHelpText("after", LINT_HELP_FOOTER)
+    .action((opts: Record<string, unknown>) => {
+      onLint(Object.freeze({ bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") }));
+    });
 }
 
 function bundleOption(defaultBundle: string | undefined): Option {
