@@ -33,18 +33,30 @@ function maskTrailingDash(name: string): string {
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /**
+ * The metadata the API server's accessor reads: an absent or null `metadata` is empty ObjectMeta (the unstructured
+ * getters answer "" for every field), so such an object still needs a name. Any other non-mapping is not ObjectMeta
+ * at all (the API server fails to decode it) and gives undefined.
+ */
+function accessorMeta(meta: unknown): Record<string, unknown> | undefined {
+  if (meta === undefined || meta === null) return {};
+  return isRecord(meta) ? meta : undefined;
+}
+
+/**
  * ValidateObjectMetaAccessor. `requiresNamespace` null means "do not check the namespace" (offline objects often
- * leave it to the client's current namespace).
+ * leave it to the client's current namespace). An object without metadata is validated as one with empty metadata:
+ * `metadata.name: Required value: name or generateName is required`.
  */
 export function validateObjectMeta(
-  meta: unknown,
+  metadata: unknown,
   requiresNamespace: boolean | null,
   nameFn: NameFn,
   path: Path,
   ctx: ErrorContext,
   out: FieldError[],
 ): void {
-  if (!isRecord(meta)) return;
+  const meta = accessorMeta(metadata);
+  if (meta === undefined) return;
   const name = typeof meta.name === "string" ? meta.name : "";
   const generateName = typeof meta.generateName === "string" ? meta.generateName : "";
   const namespace = typeof meta.namespace === "string" ? meta.namespace : "";
@@ -100,15 +112,20 @@ function validateFinalizers(finalizers: unknown, path: Path, ctx: ErrorContext, 
   });
 }
 
-/** ValidateObjectMetaUpdate's immutable-field checks that apply offline (name and namespace). */
+/**
+ * ValidateObjectMetaUpdate's immutable-field checks that apply offline (name and namespace); absent metadata reads
+ * as empty, as in {@link validateObjectMeta}.
+ */
 export function validateObjectMetaUpdate(
-  meta: unknown,
-  oldMeta: unknown,
+  metadata: unknown,
+  oldMetadata: unknown,
   path: Path,
   ctx: ErrorContext,
   out: FieldError[],
 ): void {
-  if (!isRecord(meta) || !isRecord(oldMeta)) return;
+  const meta = accessorMeta(metadata);
+  const oldMeta = accessorMeta(oldMetadata);
+  if (meta === undefined || oldMeta === undefined) return;
   for (const field of ["name", "namespace"] as const) {
     const a = meta[field] ?? "";
     const b = oldMeta[field] ?? "";
