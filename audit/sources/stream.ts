@@ -585,7 +585,9 @@ class ListScanner {
         else this.fail(`invalid character ${quote(c)} after array element`, i);
         return -1;
       default:
-        return this.fail(`invalid character ${quote(c)} after top-level value`, i);
+        // More after the List: lib reads further JSON values, or YAML (kubectl's YAML-or-JSON decoder); this
+        // reader streams a List only when it is the whole text.
+        throw new MoreThanAList();
     }
   }
 
@@ -649,6 +651,8 @@ class ListScanner {
 }
 
 class NotAList extends Error {}
+
+class MoreThanAList extends NotAList {}
 
 function quote(c: number): string {
   return c < 0x20 ? `'\\u${c.toString(16).padStart(4, "0")}'` : `'${String.fromCharCode(c)}'`;
@@ -869,7 +873,8 @@ async function jsonListHead(
     );
     line = first.startLine;
   } catch (error) {
-    if (error instanceof NotAList) problem = notList;
+    if (error instanceof MoreThanAList) problem = `${notList}: more follows the List`;
+    else if (error instanceof NotAList) problem = notList;
     else if (error instanceof ScanError) problem = error.message;
     else return { error: { kind: "error", location: { ...base }, error: readError(error) } };
   }

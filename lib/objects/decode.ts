@@ -8,33 +8,34 @@
  * (go-yaml v2) resolves it, and integers keep every digit (see integer.ts). `kind: List`
  * unwrapping is separate (list.ts).
  */
-import { Buffer } from "node:buffer";
-import { type DecodedDocument, DecodeFailure, failedDocument, notAnObject } from "./document.js";
-import { decodeJsonValue } from "./json-decode.js";
-import { type ParseOptions, type ResolvedParseOptions, resolveParseOptions } from "./limits.js";
-import { isMapping } from "./mapping.js";
+import { type DecodedDocument, failedDocument } from "./document.js";
+import { decodeJsonOrYaml, isGoSpace } from "./json-stream.js";
+import { type ParseOptions, resolveParseOptions } from "./limits.js";
 import { decodeYamlStream } from "./yaml-decode.js";
 
 export type { DecodedDocument } from "./document.js";
 export type { ParseOptions, ResolvedParseOptions } from "./limits.js";
 
+/** How far kubectl's decoder looks for the `{` that makes a stream JSON (the 4096-byte buffer kubectl gives it). */
+const SNIFF_BYTES = 4096;
+
 /**
- * Decodes a YAML stream (`---` separated documents) or a JSON text. A text whose first
- * non-whitespace character is `{` or `[` is one JSON document (as kubectl's YAML-or-JSON
- * decoder sniffs it); anything else is YAML. Empty documents (only comments or whitespace, or
- * `null`) are skipped, but still counted in {@link DecodedDocument.document}.
+ * Decodes a YAML stream (`---` separated documents) or a JSON text, as kubectl 1.36 reads a file
+ * (apimachinery's YAMLOrJSONDecoder): a text whose first character after white space is `{` is
+ * read as JSON values, switching to YAML after a syntax error while the stream is still ambiguous
+ * (see json-stream.ts); anything else is YAML. A leading byte order mark is skipped first (kubectl
+ * looks at it and reads such a text as YAML; the objects are the same unless it holds several
+ * JSON values). Empty documents (only comments or whitespace, or `null`) are skipped, but still
+ * counted in {@link DecodedDocument.document}.
  *
  * @param options bounds per document; see {@link ParseOptions} for the defaults.
  */
 export function parseDocuments(text: string, options?: ParseOptions): DecodedDocument[] {
   const limits = resolveParseOptions(options);
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let start = 0;
-  let c = source.charCodeAt(0);
-  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = source.charCodeAt(++start);
   try {
-    if (c === 0x7b || c === 0x5b) return [decodeJson(source, start, limits)];
-    return decodeYamlStream(source, limits);
+    const start = jsonStart(source);
+    return start === undefined ? decodeYamlStream(source, limits) : decodeJsonOrYaml(source, start, limits);
   } catch (error) {
     // Not reached for bad input; a fault in the decoder still must not escape to the edges.
     const detail = error instanceof Error ? error.message : String(error);
@@ -42,33 +43,18 @@ export function parseDocuments(text: string, options?: ParseOptions): DecodedDoc
   }
 }
 
-function decodeJson(text: string, start: number, limits: ResolvedParseOptions): DecodedDocument {
-  const line = start === 0 ? 1 : lineAt(text, start);
-  if (text.length * 3 > limits.maxBytes) {
-    const bytes = Buffer.byteLength(text, "utf8");
-    if (bytes > limits.maxBytes) {
-      return failedDocument(0, line, `document is ${bytes} bytes, over the limit of ${limits.maxBytes}`);
-    }
+/**
+ * The offset of the `{` that starts a JSON stream: the first character after white space (Go's
+ * unicode.IsSpace) within the first 4096 bytes, as apimachinery's GuessJSONStream looks for it.
+ */
+function jsonStart(text: string): number | undefined {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) return bytes < SNIFF_BYTES ? i : undefined;
+    if (!isGoSpace(c)) return undefined;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    if (bytes >= SNIFF_BYTES) return undefined;
   }
-  let object: unknown;
-  try {
-    object = decodeJsonValue(text, start, limits);
-  } catch (error) {
-    if (!(error instanceof DecodeFailure)) throw error;
-    const at = error.offset === undefined ? "" : `${position(text, error.offset)}: `;
-    return failedDocument(0, line, `${at}${error.message}`);
-  }
-  if (!isMapping(object)) return failedDocument(0, line, notAnObject(object));
-  return { object, document: 0, line };
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-}
-
-function position(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  return `line ${lineAt(text, offset)}, column ${offset - lineStart + 1}`;
+  return undefined;
 }

@@ -40,8 +40,14 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * A syntax error (Go's json.SyntaxError, or an unexpected end of input), as opposed to a bound or a number out of
+ * range: kubectl's YAML-or-JSON decoder may read the text again as YAML after one (see json-stream.ts).
+ */
+export class JsonSyntaxFailure extends DecodeFailure {}
+
+/**
  * Parses one JSON value that spans `text` from `start` to the end (surrounding whitespace allowed).
- * Throws {@link DecodeFailure} with the offset of the problem.
+ * Throws {@link DecodeFailure} with the offset of the problem ({@link JsonSyntaxFailure} for a syntax error).
  */
 export function parseJsonLossless(text: string, start: number, limits: ResolvedParseOptions): unknown {
   const reader = new JsonReader(text, start, limits);
@@ -72,8 +78,8 @@ class JsonReader {
 
   /** Throws "invalid character 'x' <context>", or "unexpected end of JSON input" at the end. */
   fail(context: string, at = this.pos): never {
-    if (at >= this.text.length) throw new DecodeFailure("unexpected end of JSON input", at);
-    throw new DecodeFailure(`invalid character ${quoteChar(this.text.charAt(at))} ${context}`, at);
+    if (at >= this.text.length) throw new JsonSyntaxFailure("unexpected end of JSON input", at);
+    throw new JsonSyntaxFailure(`invalid character ${quoteChar(this.text.charAt(at))} ${context}`, at);
   }
 
   /** A value starting at `pos`; `depth` is the depth of the collection holding it (0 at top level). */

@@ -35,8 +35,11 @@ import {
 } from "yaml";
 import { type DecodedDocument, DecodeFailure, failedDocument, notAnObject } from "./document.js";
 import { floatValue, integerValue } from "./integer.js";
+import { decodeJsonValue } from "./json-decode.js";
+import { JsonSyntaxFailure } from "./json-parser.js";
 import type { ResolvedParseOptions } from "./limits.js";
 import { defineEntry, isMapping } from "./mapping.js";
+import { goYamlFlowScalars } from "./yaml-flow-scalars.js";
 import { keyText, type ResolvedScalar, resolveScalar } from "./yaml-scalar.js";
 
 const COMPOSE_OPTIONS = Object.freeze({
@@ -51,11 +54,18 @@ const PARSER_STACK_SLACK = 8;
 
 const MERGE_TAG = "tag:yaml.org,2002:merge";
 
-/** Decodes a YAML stream; empty documents are counted but not returned. */
-export function decodeYamlStream(text: string, limits: ResolvedParseOptions): DecodedDocument[] {
+/**
+ * Decodes a YAML stream; empty documents are counted but not returned. `at` places the text in a larger one: the
+ * index of its first document and the line of its first character (default 0 and 1).
+ */
+export function decodeYamlStream(
+  text: string,
+  limits: ResolvedParseOptions,
+  at: { document: number; line: number } = { document: 0, line: 1 },
+): DecodedDocument[] {
   const out: DecodedDocument[] = [];
-  let index = 0;
-  for (const chunk of splitStream(text)) index += decodeChunk(chunk, index, limits, out);
+  let index = at.document;
+  for (const chunk of splitStream(text, at.line)) index += decodeChunk(chunk, index, limits, out);
   return out;
 }
 
@@ -72,7 +82,7 @@ const DOCUMENT_MARKER = /(?:^|\n)---(?=[ \t\r\n]|$)/g;
  * marker ends any scalar in YAML, so this never splits a valid document. Text before the first
  * marker that holds only comments and directives belongs to the first document.
  */
-function splitStream(text: string): Chunk[] {
+function splitStream(text: string, firstLine: number): Chunk[] {
   const starts: number[] = [0];
   for (const match of text.matchAll(DOCUMENT_MARKER)) {
     const start = match[0].startsWith("\n") ? match.index + 1 : match.index;
@@ -80,7 +90,7 @@ function splitStream(text: string): Chunk[] {
   }
   if (starts.length > 1 && firstContentLine(text.slice(0, starts[1])) < 0) starts.splice(1, 1);
   const chunks: Chunk[] = [];
-  let line = 1;
+  let line = firstLine;
   for (let i = 0; i < starts.length; i++) {
     const chunkText = text.slice(starts[i], starts[i + 1]);
     chunks.push({ text: chunkText, line });
@@ -126,6 +136,11 @@ function decodeChunk(chunk: Chunk, first: number, limits: ResolvedParseOptions, 
       return 1;
     }
   }
+  const sequence = jsonSequence(chunk.text, chunk.line, contentLine, limits);
+  if (sequence !== undefined) {
+    out.push(failedDocument(first, startLine, sequence));
+    return 1;
+  }
   const lines = new LineCounter();
   // An error at the very end (an unclosed bracket) is reported on the last line, not the next chunk's.
   const last = Math.max(chunk.text.length - 1, 0);
@@ -153,12 +168,43 @@ function decodeChunk(chunk: Chunk, first: number, limits: ResolvedParseOptions, 
   return index - first;
 }
 
-/** The parser's tokens, refusing nesting deeper than the parser should ever see. */
+/**
+ * A document that is a JSON array (a top-level `[` is YAML to kubectl, and a sequence is no object): its error,
+ * found with the JSON decoder, which is much faster than the YAML parser on a large array. Undefined when the
+ * document is anything else, or not valid JSON (the YAML parser then reads it).
+ */
+function jsonSequence(
+  text: string,
+  chunkLine: number,
+  contentLine: number,
+  limits: ResolvedParseOptions,
+): string | undefined {
+  if (contentLine < 0) return undefined;
+  let start = 0;
+  for (let i = 0; i < contentLine; i++) start = text.indexOf("\n", start) + 1;
+  if (text.startsWith("---", start)) start += 3;
+  while (text.charAt(start) === " " || text.charAt(start) === "\t") start++;
+  if (text.charAt(start) !== "[") return undefined;
+  try {
+    return notAnObject(decodeJsonValue(text.slice(start), 0, limits));
+  } catch (error) {
+    if (error instanceof JsonSyntaxFailure || !(error instanceof DecodeFailure)) return undefined;
+    if (error.offset === undefined) return error.message;
+    const at = start + error.offset;
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    return `line ${chunkLine + countNewlines(text.slice(0, at))}, column ${at - lineStart + 1}: ${error.message}`;
+  }
+}
+
+/**
+ * The parser's tokens from the lexer's, with go-yaml v2's plain scalars in flow collections (yaml-flow-scalars.ts),
+ * refusing nesting deeper than the parser should ever see.
+ */
 function* guardedTokens(source: string, lines: LineCounter, maxDepth: number) {
   const parser = new Parser(lines.addNewLine);
   lines.addNewLine(0);
   const maxStack = maxDepth + PARSER_STACK_SLACK;
-  for (const lexeme of new Lexer().lex(source)) {
+  for (const lexeme of goYamlFlowScalars(new Lexer().lex(source))) {
     yield* parser.next(lexeme);
     if (parser.stack.length > maxStack) {
       throw new DecodeFailure(`nesting is deeper than the limit of ${maxDepth}`, parser.offset);

@@ -7,10 +7,11 @@
  * order (the API server does not sort causes), trailing spaces are ignored (the multi-cause header's trailing space
  * is checked exactly below), and an expected line ending in `...` matches any line that starts with the rest.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { ROOT, runCommand } from "../helpers/spawn.js";
 
 const GADGETS = "test/fixtures/bundles/gadgets";
@@ -199,6 +200,34 @@ describe("tollgate validate: exact text", () => {
     expect(lines[1]?.startsWith(`${DECODE_ERROR_FILE}: document 1 (line 9): `)).toBe(true);
     expect(lines[1]!.length).toBeGreaterThan(`${DECODE_ERROR_FILE}: document 1 (line 9): `.length);
     expect(lines[2]).toBe("gadget.fixtures.tollgate.dev/after valid");
+    expect(result.code).toBe(1);
+  });
+
+  it("reads a .yaml file of JSON documents separated by --- lines as kubectl 1.36 does, as input and as a bundle", async () => {
+    // Prepare: the gadgets CRD and two objects, each written as JSON, one per document of a .yaml file.
+    const asJsonDocuments = (...docs: unknown[]) => `${docs.map((d) => JSON.stringify(d, null, 2)).join("\n---\n")}\n`;
+    const bundle = join(scratch, "json-documents-bundle");
+    mkdirSync(bundle);
+    const crd = parseYaml(readFileSync(join(ROOT, GADGETS, "gadget-crd.yaml"), "utf8"));
+    writeFileSync(join(bundle, "gadget-crd.yaml"), asJsonDocuments(crd));
+    const gadget = (name: string, count: number) => ({
+      apiVersion: "fixtures.tollgate.dev/v1",
+      kind: "Gadget",
+      metadata: { name },
+      spec: { color: "red", count },
+    });
+    const input = join(scratch, "json-documents.yaml");
+    writeFileSync(input, asJsonDocuments(gadget("first", 1), gadget("second", 6)));
+
+    // Act
+    const result = await tollgate(["validate", "--bundle", bundle, input]);
+
+    // Assess
+    expect(result.stdout).toBe(
+      "gadget.fixtures.tollgate.dev/first valid\n" +
+        'The Gadget "second" is invalid: spec.count: Invalid value: 6: spec.count in body should be less than or equal to 5\n',
+    );
+    expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
   });
 

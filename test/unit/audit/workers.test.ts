@@ -93,7 +93,8 @@ function largeJsonList(n: number, extras = true): string {
     if (i % 3 !== 0) meta.name = `${String(meta.name)}-${i}`;
     items.push(JSON.stringify(o));
     if (extras && i === Math.floor(n / 2)) {
-      items.push('{"apiVersion": "v1", "kind": tru}');
+      // Neither JSON nor YAML (a bare `tru` would be YAML, which kubectl reads after a JSON syntax error).
+      items.push('{"apiVersion": "v1", "kind": "A" "x": 1}');
       items.push(JSON.stringify({ apiVersion: "v1", kind: "List", items: [objects[0], objects[1]] }));
     }
   }

@@ -207,6 +207,13 @@ describe("streamed JSON List gives what read() gives", () => {
     );
   });
 
+  it("an item that is not JSON but is YAML is read as YAML, as kubectl reads the whole text after its JSON error", async () => {
+    const docs = await expectJsonSame(
+      `{"kind":"List","apiVersion":"v1","items":[${JSON.stringify(item("a"))},\n{"apiVersion":"v1","kind":"B",metadata: {name: b}}]}`,
+    );
+    expect(docs.map((d) => d.kind)).toEqual(["object", "object"]);
+  });
+
   it("typed lists give their kind to items without one; other items keep theirs", async () => {
     await expectJsonSame(
       JSON.stringify({
@@ -273,8 +280,8 @@ describe("streamed JSON List gives what read() gives", () => {
       [`{"kind":"List","items":[{"a":1}}`, "line 1, column 32: invalid character '}' after array element"],
       [`{"kind":"List","items":[{"a":1}]`, "line 1: unexpected end of JSON input"],
       [`{"kind":"List" "items":[]}`, "line 1, column 16: invalid character '\"' after object key:value pair"],
-      [`{"kind":"List","items":[]} x`, "line 1, column 28: invalid character 'x' after top-level value"],
-      [`{"kind":"List","metadata":{tru},"items":[]}`, 'the value of "metadata": '],
+      [`{"kind":"List","items":[]} x`, "is not a List whose items can be streamed: more follows the List"],
+      [`{"kind":"List","metadata":{"a" 1},"items":[]}`, 'the value of "metadata": '],
     ] as const) {
       const docs = await streamJson(write(text, "json"), text, 2);
       expect(docs).toHaveLength(1);

@@ -503,64 +503,191 @@ describe("JSON", () => {
 
   it.each([
     { name: "truncated", text: '{"a": 1,', error: "line 1, column 9: unexpected end of JSON input" },
-    {
-      name: "missing value",
-      text: '{"a": 1,\n "b": }',
-      error: "line 2, column 7: invalid character '}' looking for beginning of value",
-    },
-    {
-      name: "unquoted key",
-      text: "{a: 1}",
-      error: "line 1, column 2: invalid character 'a' looking for beginning of object key string",
-    },
-    {
-      name: "trailing comma",
-      text: '{"a": [1,]}',
-      error: "line 1, column 10: invalid character ']' looking for beginning of value",
-    },
     { name: "missing colon", text: '{"a" 1}', error: "line 1, column 6: invalid character '1' after object key" },
     {
       name: "missing comma",
       text: '{"a": 1 "b": 2}',
       error: "line 1, column 9: invalid character '\"' after object key:value pair",
     },
-    { name: "bad literal", text: '{"a": tru}', error: "invalid character '}' in literal true (expecting 'e')" },
-    {
-      name: "bad number",
-      text: '{"a": 01}',
-      error: "line 1, column 8: invalid character '1' after object key:value pair",
-    },
-    { name: "bad fraction", text: '{"a": 1.}', error: "after decimal point in numeric literal" },
     {
       name: "bad escape",
       text: '{"a": "\\x"}',
       error: "line 1, column 9: invalid character 'x' in string escape code",
     },
     {
-      name: "control character",
-      text: '{"a": "\n"}',
-      error: "line 1, column 8: invalid character '\\n' in string literal",
-    },
-    {
-      name: "second value",
-      text: '{"a": 1}\n{"b": 2}',
-      error: "line 2, column 1: invalid character '{' after top-level value",
-    },
-    {
       name: "out of range",
       text: '{"a": 1e400}',
       error: "line 1, column 7: number 1e400 is out of range for a float64",
-    },
-    {
-      name: "leading whitespace",
-      text: '\n\n  {"a": }',
-      error: "document 0 (line 3): line 3, column 9: invalid character",
     },
   ])("syntax errors name the line and column: $name", ({ text, error }) => {
     const doc = only(text);
     expect(doc.object).toBeUndefined();
     expect(doc.error).toContain(error);
     expect(doc.error).toMatch(/^document 0 \(line \d+\): /);
+  });
+});
+
+describe("a text starting with { is read as kubectl 1.36 reads it (apimachinery YAMLOrJSONDecoder)", () => {
+  const objects = (text: string) => parseDocuments(text).map((d) => d.error ?? d.object);
+  const places = (text: string) => parseDocuments(text).map((d) => [d.document, d.line]);
+
+  it.each([
+    { name: "missing value", text: '{"a": 1,\n "b": }', want: [{ a: 1, b: null }] },
+    { name: "unquoted key", text: "{a: 1}", want: [{ a: 1 }] },
+    { name: "trailing comma", text: '{"a": [1,]}', want: [{ a: [1] }] },
+    { name: "bare word", text: '{"a": tru}', want: [{ a: "tru" }] },
+    { name: "octal number", text: '{"a": 01}', want: [{ a: 1 }] },
+    { name: "number ending in a dot", text: '{"a": 1.}', want: [{ a: 1 }] },
+    { name: "line break in a string", text: '{"a": "\n"}', want: [{ a: " " }] },
+    { name: "leading white space", text: '\n\n  {"a": }', want: [{ a: null }] },
+  ])("invalid JSON that is valid YAML is YAML: $name", ({ text, want }) => {
+    expect(objects(text)).toEqual(want);
+  });
+
+  it.each([
+    {
+      name: "back to back",
+      text: '{"a": 1}{"b": 2}',
+      want: [{ a: 1 }, { b: 2 }],
+      at: [
+        [0, 1],
+        [1, 1],
+      ],
+    },
+    {
+      name: "one per line",
+      text: '{"a": 1}\n{"b": 2}\n',
+      want: [{ a: 1 }, { b: 2 }],
+      at: [
+        [0, 1],
+        [1, 2],
+      ],
+    },
+    {
+      name: "JSON documents separated by ---",
+      text: '{"a": 1}\n---\n{"b": 2}\n---\n{"c": 3}\n',
+      want: [{ a: 1 }, { b: 2 }, { c: 3 }],
+      at: [
+        [0, 1],
+        [1, 3],
+        [2, 5],
+      ],
+    },
+    {
+      name: "JSON, then YAML",
+      text: '{\n  "a": 1\n}\n---\nb: 2\n---\n{c: 3}\n',
+      want: [{ a: 1 }, { b: 2 }, { c: 3 }],
+      at: [
+        [0, 1],
+        [1, 5],
+        [2, 7],
+      ],
+    },
+    {
+      name: "YAML, then JSON",
+      text: '{a: 1}\n---\n{"b": 2}',
+      want: [{ a: 1 }, { b: 2 }],
+      at: [
+        [0, 1],
+        [1, 3],
+      ],
+    },
+    {
+      name: "null is an empty document",
+      text: '{"a": 1} null {"b": 2}',
+      want: [{ a: 1 }, { b: 2 }],
+      at: [
+        [0, 1],
+        [2, 1],
+      ],
+    },
+  ])("several documents: $name", ({ text, want, at }) => {
+    expect(objects(text)).toEqual(want);
+    expect(places(text)).toEqual(at);
+  });
+
+  it("a stream of two JSON values stays JSON: a later syntax error ends it", () => {
+    expect(objects('{"a": 1}\n{"b": 2}\n---\n{c: 3}\n')).toEqual([
+      { a: 1 },
+      { b: 2 },
+      "document 2 (line 3): line 3, column 2: invalid character '-' in numeric literal",
+    ]);
+  });
+
+  it("when the first YAML document after the switch fails too, the JSON error is reported", () => {
+    expect(objects('{"a": 1}\n---\n{"b": ]}\n---\nc: 3\n')).toEqual([
+      { a: 1 },
+      "document 1 (line 2): line 2, column 2: invalid character '-' in numeric literal",
+      { c: 3 },
+    ]);
+  });
+
+  it("gives up, as kubectl does, when fewer than four bytes follow the last JSON value", () => {
+    expect(objects('{"a": 1}\n#')).toEqual([
+      { a: 1 },
+      "document 1 (line 2): line 2, column 1: invalid character '#' looking for beginning of value",
+    ]);
+    expect(objects('{"a": 1}\n# a comment\n')).toEqual([{ a: 1 }]);
+  });
+
+  it("a value that is not a mapping is an error, and the stream goes on", () => {
+    expect(objects('{"a": 1}\n[1]\n{"b": 2}')).toEqual([
+      { a: 1 },
+      "document 1 (line 2): expected a Kubernetes object (a mapping), got a sequence",
+      { b: 2 },
+    ]);
+  });
+
+  it("bounds each JSON value, not the whole stream", () => {
+    const text = '{"a": "xxxxxxxx"}{"b": 1}';
+    expect(parseDocuments(text, { maxBytes: 16 }).map((d) => d.error ?? d.object)).toEqual([
+      "document 0 (line 1): document is 17 bytes, over the limit of 16",
+      { b: 1 },
+    ]);
+  });
+
+  it.each([
+    {
+      name: "a sequence",
+      text: "[1, 2]",
+      error: "document 0 (line 1): expected a Kubernetes object (a mapping), got a sequence",
+    },
+    {
+      name: "a sequence, then YAML",
+      text: "[1]\n---\na: 1\n",
+      error: "document 0 (line 1): expected a Kubernetes object (a mapping), got a sequence",
+    },
+  ])("a text starting with [ is YAML: $name", ({ text, error }) => {
+    expect(parseDocuments(text)[0]?.error).toBe(error);
+  });
+
+  it("a { after 4096 bytes of white space is not sniffed: the text is YAML", () => {
+    expect(objects(`${" ".repeat(4095)}{"a": 1}{"b": 2}`)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(objects(`${" ".repeat(4096)}{"a": 1}{"b": 2}`)[0]).toMatch(/^document 0 \(line 1\): /);
+  });
+});
+
+describe("YAML flow collections: plain scalars end as go-yaml v2 ends them", () => {
+  it.each([
+    { name: "IPv6 address ending in ::", text: "[1.2.3.4, 001:db8::]", want: ["1.2.3.4", "001:db8::"] },
+    { name: ": before a comma", text: "[a:, b]", want: ["a:", "b"] },
+    { name: ": before a closing brace", text: "{a:}", want: { "a:": null } },
+    { name: "value ending in :", text: "{a: b:}", want: { a: "b:" } },
+    { name: ": inside", text: "[a:b, c::d]", want: ["a:b", "c::d"] },
+    { name: ": before a blank is a value indicator", text: "[a: , b]", want: [{ a: null }, "b"] },
+    { name: ": before a line break", text: "[a:\n  ]", want: [{ a: null }] },
+    { name: "quoted key", text: '["a":]', want: [{ a: null }] },
+    { name: "? starting a scalar is a key", text: "[?a]", want: [{ a: null }] },
+    { name: "? in block context stays", text: "a?b:c", want: "a?b:c" },
+  ])("$name: $text", ({ text, want }) => {
+    expect(yamlValue(text)).toEqual(want);
+  });
+
+  it.each([
+    { name: "in a sequence", text: "v: [a?b]\n", error: "line 1: did not find expected ',' or ']'" },
+    { name: "in a mapping", text: "v: {url: http://x?y=1}\n", error: "line 1: did not find expected ',' or '}'" },
+  ])("? after scalar text in a flow collection is an error: $name", ({ text, error }) => {
+    expect(only(text).error).toBe(`document 0 (line 1): ${error}`);
   });
 });
 
