@@ -83,9 +83,13 @@ function evaluationError(
   return e;
 }
 
-/** The name `source.rule` carries: the rule's name, or `#<index>` for a rule without one. */
+/**
+ * The name `source.rule` (and a PolicyFailure's `rule`) carries: the rule's name as the annotation gives it, the
+ * empty name included. The validator identifies rules by name: several rules without one share the empty name (the
+ * later ones are its duplicates). Messages tell them apart by index (`rule #3`).
+ */
 function ruleId(rule: { name: string; index: number }): string {
-  return rule.name === "" ? `#${rule.index}` : rule.name;
+  return rule.name;
 }
 
 function push(result: FamilyResult, e: FieldError): void {

@@ -216,6 +216,41 @@ describe("KubeVirt family: VirtualMachines", () => {
   });
 });
 
+describe("KubeVirt family: rules without a name", () => {
+  // The validator keys rules by name, the empty name included (ssp-operator validation/eval.go, uniqueNames): of
+  // several rules without a name, the first is evaluated and every later one is the error "duplicate Rule Name".
+  // Results name a rule by its name as the annotation gives it, so both carry the empty name.
+  const cores = { rule: "integer", path: "jsonpath::.spec.domain.cpu.cores", message: "cores", min: 4 };
+  const sockets = { rule: "integer", path: "jsonpath::.spec.domain.cpu.sockets", message: "sockets", min: 1 };
+
+  it("the first is evaluated, later ones are duplicates of it", async () => {
+    // Prepare
+    const set = await bundle([]);
+    const object = vm({ annotations: OWN([cores, sockets, { ...sockets, message: "again" }]) });
+    (object.spec as { template: { spec: { domain: Record<string, unknown> } } }).template.spec.domain.cpu = {
+      cores: 2,
+      sockets: 2,
+    };
+    // Act
+    const v = set.validate({ operation: "CREATE", object });
+    // Assess
+    expect(v.allowed).toBe(false);
+    expect(show(v.errors)).toEqual([
+      "spec.template.spec.domain.cpu.cores: Invalid value: 2: cores [error kubevirt vm-annotation ]",
+      "metadata.annotations[vm.kubevirt.io/validations]: Invalid value: rule #1: duplicate rule name (rule #0 has it too) [error kubevirt vm-annotation  eval]",
+      "metadata.annotations[vm.kubevirt.io/validations]: Invalid value: rule #2: duplicate rule name (rule #0 has it too) [error kubevirt vm-annotation  eval]",
+    ]);
+    expect(v.errors.map((e) => e.source.rule)).toEqual(["", "", ""]);
+  });
+
+  it("a template's nameless duplicates are lint errors whose rule is the empty name", async () => {
+    const set = await bundle([template({ templateRules: [cores, sockets] })]);
+    expect(set.failures.map((f) => [f.severity, f.rule, f.message])).toEqual([
+      ["error", "", "Template openshift/t: rule #1: duplicate rule name (rule #0 has it too)"],
+    ]);
+  });
+});
+
 describe("KubeVirt family: rules from the linked template", () => {
   it.each([
     {
