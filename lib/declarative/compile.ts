@@ -198,6 +198,13 @@ export class Compiler implements TagHost {
     for (const f of this.allFields) {
       if (f.target !== undefined && !f.target.live) f.target = undefined;
       f.iters = f.iters.filter((i) => i.node.live);
+      // A list of pointers (the field's type, or the list its named type is): validation-gen puts the nil-entry
+      // check first among the field's own validators, only on a field that validates something, and never in the
+      // named list type's function, whose own validators (maxItems...) do not run once a nil entry stops the field.
+      const u = baseOf(f.field.type);
+      if (f.live && u.t === "slice" && u.elem.t === "pointer") {
+        f.list = { sc: [V.nilEntries("[]*T"), ...f.list.sc], rest: f.list.rest };
+      }
     }
     for (const n of this.allNodes) {
       n.iters = n.iters.filter((i) => i.node.live);
@@ -343,7 +350,7 @@ export class Compiler implements TagHost {
     );
   }
 
-  /** Element and key iterations of a list or map whose element (or key) type has rules, and the nil-entry check. */
+  /** Element and key iterations of a list or map whose element (or key) type has rules. */
   private iterations(
     u: GoType,
     sem: ListSem | undefined,
@@ -354,7 +361,6 @@ export class Compiler implements TagHost {
     const iters: Iter[] = [];
     const extra: Validator[] = [];
     if (u.t === "slice") {
-      if (u.elem.t === "pointer") extra.push(V.nilEntries("[]*T"));
       if (u.elem.t === "slice" || u.elem.t === "map") return { iters, extra };
       if (!res.elemOpaque) {
         const node = this.targetFor(u.elem, unit);
