@@ -15,8 +15,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { type FieldError, loadBundle, objectIdentity, type PolicySet, parseDocuments, type Verdict } from "#lib";
-import { invalidStatus } from "../../../audit/cli/kubectl-text.js";
+import {
+  type FieldError,
+  invalidStatus,
+  loadBundle,
+  objectIdentity,
+  type PolicySet,
+  parseDocuments,
+  type Verdict,
+} from "#lib";
 import { asMetav1Status, type KubectlValidateDocument, type Metav1Status } from "./kubectl-validate.js";
 import type { Sample, UpdateCase } from "./realworld-corpus.js";
 
@@ -206,7 +213,7 @@ function customResourceStatus(doc: KubectlValidateDocument, set: PolicySet): Met
   }
   const verdict = set.validate({ operation: "CREATE", object: first.object });
   if (verdict.allowed) return { status: "Success" };
-  return asMetav1Status(invalidStatus(id, verdict.errors));
+  return asMetav1Status(invalidStatus(id, id.name, verdict.errors));
 }
 
 async function lintStatus(doc: KubectlValidateDocument): Promise<Metav1Status> {
@@ -217,9 +224,10 @@ async function lintStatus(doc: KubectlValidateDocument): Promise<Metav1Status> {
   const causes = errors.map((f) => {
     const field = f.path ?? "";
     const message = field !== "" && f.message.startsWith(`${field}: `) ? f.message.slice(field.length + 2) : f.message;
-    return { type: "FieldValueInvalid", field, message } as const;
+    return { type: "", field, message };
   });
-  return withoutCauseReasons(asMetav1Status(invalidStatus(objectIdentity(decoded?.object), causes)));
+  const id = objectIdentity(decoded?.object);
+  return withoutCauseReasons(asMetav1Status(invalidStatus(id, id.name, causes)));
 }
 
 function withoutCauseReasons(status: Metav1Status): Metav1Status {
