@@ -1,91 +1,193 @@
 /**
  * The adapter to the CEL engine: the only module of tollgate that imports @marcbachmann/cel-js (pinned to an exact
- * version in package.json), so the engine can be replaced. Engine internals tollgate relies on (node fields that
- * are not in the engine's .d.ts) are reached only through the helpers here, and are covered by contract tests
- * (test/unit/lib/cel/engine.test.ts).
+ * version in package.json), so the engine can be replaced. It offers:
+ *
+ * - engine environments with tollgate's options, and the registration surface libraries use (`EngineRegistrar`);
+ * - parsing and type checking, with a typed read-only view of the syntax tree (`SyntaxNode`) for the steps that
+ *   read it (source rewrites, compile-time checks, cost estimation, facts such as "uses oldSelf");
+ * - the few changes tollgate makes to a parsed tree: renaming method calls, and cel-go's evaluation of `||`/`&&`
+ *   and of `==`/`+` on Kubernetes lists;
+ * - evaluation with a runtime cost limit.
+ *
+ * Engine internals it relies on (the checked type and the evaluate dispatch of a node, the evaluator's `run`) are
+ * reached here only, and are covered by contract tests (test/unit/lib/cel/engine.test.ts).
  */
 
 import type { ASTNode, ParseResult } from "@marcbachmann/cel-js";
-import { TypeError as CelTypeError, Environment, EvaluationError, Optional, ParseError } from "@marcbachmann/cel-js";
+import { Environment, EvaluationError, Optional } from "@marcbachmann/cel-js";
 import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 
-export type { ASTNode, ParseResult };
-export { CelTypeError, Duration, Environment, EvaluationError, Optional, ParseError, UnsignedInt };
+export { Duration, EvaluationError, Optional, UnsignedInt };
 
 /** The options of every tollgate CEL environment. */
-export const ENVIRONMENT_OPTIONS = Object.freeze({
+const ENVIRONMENT_OPTIONS = Object.freeze({
   enableOptionalTypes: true,
   homogeneousAggregateLiterals: true,
   unlistedVariablesAreDyn: false,
 });
 
+/** An engine environment: declarations (types, variables, functions, operators) that expressions compile against. */
+export type EngineEnvironment = Environment;
+
+/** What a library uses to declare its types, constants, functions and operators in an engine environment. */
+export type EngineRegistrar = Pick<
+  Environment,
+  "registerType" | "registerFunction" | "registerOperator" | "registerConstant"
+>;
+
 /** A fresh engine environment with tollgate's options. */
-export function newEnvironment(): Environment {
+export function newEnvironment(): EngineEnvironment {
   return new Environment({ ...ENVIRONMENT_OPTIONS });
 }
 
-/** Children of an AST node, for read-only walks (macros keep their original call form). */
-export function astChildren(node: ASTNode): ASTNode[] {
-  const a = node.args as unknown;
+// ---------------------------------------------------------------------------------------------------------------
+// The syntax tree
+
+/** A literal's value: CEL int and uint are bigint (uint boxed), double is number, bytes are Uint8Array. */
+export type LiteralValue = string | number | bigint | boolean | null | Uint8Array | UnsignedInt;
+
+/** The binary operators (`in` included), as the engine names them. */
+export type BinaryOperator = "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "/" | "%" | "in";
+
+interface Syntax<Op extends string, Args> {
+  readonly op: Op;
+  readonly args: Args;
+  /** The node's source range in the text that was parsed. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A read-only view of one node of a parsed expression, discriminated on `op`. Macros (`all`, `exists`, `map`, …)
+ * keep their call form (`rcall`), `has(x.f)` is a `call`. The checker's result is read with `checkedTypeName`.
+ */
+export type SyntaxNode =
+  | Syntax<"value", LiteralValue>
+  | Syntax<"id", string>
+  | Syntax<"." | ".?", readonly [operand: SyntaxNode, field: string]>
+  | Syntax<"[]" | "[?]", readonly [operand: SyntaxNode, index: SyntaxNode]>
+  | Syntax<"call", readonly [name: string, args: readonly SyntaxNode[]]>
+  | Syntax<"rcall", readonly [name: string, target: SyntaxNode, args: readonly SyntaxNode[]]>
+  | Syntax<"list", readonly SyntaxNode[]>
+  | Syntax<"map", readonly (readonly [key: SyntaxNode, value: SyntaxNode])[]>
+  | Syntax<"?:", readonly [condition: SyntaxNode, whenTrue: SyntaxNode, whenFalse: SyntaxNode]>
+  | Syntax<"||" | "&&" | BinaryOperator, readonly [left: SyntaxNode, right: SyntaxNode]>
+  | Syntax<"!_" | "-_", SyntaxNode>;
+
+/** The children of a node, in source order (macros keep their call form). */
+export function syntaxChildren(node: SyntaxNode): readonly SyntaxNode[] {
   switch (node.op) {
     case "value":
     case "id":
       return [];
     case ".":
     case ".?":
-      return [(a as [ASTNode, string])[0]];
+      return [node.args[0]];
     case "call":
-      return [...(a as [string, ASTNode[]])[1]];
-    case "rcall": {
-      const [, target, args] = a as [string, ASTNode, ASTNode[]];
-      return [target, ...args];
-    }
+      return node.args[1];
+    case "rcall":
+      return [node.args[1], ...node.args[2]];
     case "list":
-      return [...(a as ASTNode[])];
+      return node.args;
     case "map":
-      return (a as [ASTNode, ASTNode][]).flat();
+      return node.args.flat();
     case "!_":
     case "-_":
-      return [a as ASTNode];
+      return [node.args];
     default:
-      return Array.isArray(a) ? (a as ASTNode[]).filter((x) => typeof x === "object" && x !== null) : [];
+      return node.args;
   }
+}
+
+/** A function or method call: its name, receiver (undefined for global functions) and arguments. */
+export interface SyntaxCall {
+  readonly name: string;
+  readonly target: SyntaxNode | undefined;
+  readonly args: readonly SyntaxNode[];
+}
+
+/** The call a node is, if it is one (`f(x)` or `x.f(y)`, macros included). */
+export function callOf(node: SyntaxNode | undefined): SyntaxCall | undefined {
+  if (node?.op === "call") return { name: node.args[0], target: undefined, args: node.args[1] };
+  if (node?.op === "rcall") return { name: node.args[0], target: node.args[1], args: node.args[2] };
+  return undefined;
+}
+
+/** The name of an identifier node. */
+export function identifierName(node: SyntaxNode | undefined): string | undefined {
+  return node?.op === "id" ? node.args : undefined;
 }
 
 /** Whether the expression references the identifier `name` anywhere. */
-export function referencesIdentifier(node: ASTNode, name: string): boolean {
+export function referencesIdentifier(node: SyntaxNode, name: string): boolean {
   if (node.op === "id" && node.args === name) return true;
-  for (const c of astChildren(node)) if (referencesIdentifier(c, name)) return true;
+  for (const c of syntaxChildren(node)) if (referencesIdentifier(c, name)) return true;
   return false;
 }
 
-/**
- * Renames method calls in place before the type check (engine internal: `args` is declared readonly): used to route
- * built-ins such as `matches`, `lowerAscii`, `upperAscii` and `trim` to tollgate's Go-exact versions.
- */
-export function renameMethodCalls(node: ASTNode, renames: Readonly<Record<string, string>>): void {
-  if (node.op === "rcall") {
-    const args = node.args as unknown as [string, ASTNode, ASTNode[]];
-    const to = renames[args[0]];
-    if (to !== undefined) args[0] = to;
-  }
-  if (node.op === "call") {
-    const args = node.args as unknown as [string, ASTNode[]];
-    const to = renames[`global:${args[0]}`];
-    if (to !== undefined) args[0] = to;
-  }
-  for (const c of astChildren(node)) renameMethodCalls(c, renames);
-}
-
 /** The type the checker inferred for a node (engine internal), as a type name, when known. */
-export function checkedTypeName(node: ASTNode): string | undefined {
+export function checkedTypeName(node: SyntaxNode): string | undefined {
   const t = (node as unknown as { checkedType?: { name?: string } | string }).checkedType;
   if (t === undefined) return undefined;
   return typeof t === "string" ? t : t.name;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Programs
+
+/** A parsed expression of an engine environment, run by `evaluateMetered`. */
+export type EngineProgram = ParseResult;
+
+/** The outcome of the engine's type check: the output type, or the error's code and one-line summary. */
+export type TypeCheckOutcome = { valid: true; type: string } | { valid: false; code: string; summary: string };
+
+/** Parses an expression in an environment; throws the engine's parse error. */
+export function parseExpression(env: EngineEnvironment, text: string): EngineProgram {
+  return env.parse(text);
+}
+
+/** The program's syntax tree. */
+export function syntaxOf(program: EngineProgram): SyntaxNode {
+  return program.ast;
+}
+
+/** Type-checks a program (the checker annotates the tree with the types `checkedTypeName` reads). */
+export function typeCheck(program: EngineProgram): TypeCheckOutcome {
+  const c = program.check();
+  if (c.valid) return { valid: true, type: c.type ?? "dyn" };
+  const e = c.error;
+  return { valid: false, code: e?.code ?? "", summary: e?.summary ?? e?.message.split("\n")[0] ?? "unknown error" };
+}
+
+/**
+ * Renames method calls in place before the type check (engine internal: `args` is declared readonly): routes
+ * built-ins such as `matches`, `lowerAscii`, `upperAscii` and `trim` to tollgate's Go-exact versions. A key
+ * `global:<name>` renames calls of the global function `<name>`.
+ */
+export function renameMethodCalls(node: SyntaxNode, renames: Readonly<Record<string, string>>): void {
+  if (node.op === "rcall") {
+    const to = renames[node.args[0]];
+    if (to !== undefined) (node.args as unknown as [string])[0] = to;
+  }
+  if (node.op === "call") {
+    const to = renames[`global:${node.args[0]}`];
+    if (to !== undefined) (node.args as unknown as [string])[0] = to;
+  }
+  for (const c of syntaxChildren(node)) renameMethodCalls(c, renames);
+}
+
 type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown; run(ast: ASTNode, ctx: unknown): unknown };
 type NodeEvaluate = (ev: Evaluator, ast: ASTNode, ctx: unknown) => unknown;
+
+/** Gives a node its own evaluation (engine internal: ASTNode.evaluate dispatch). */
+function overrideEvaluate(node: SyntaxNode, evaluate: NodeEvaluate): void {
+  (node as unknown as { evaluate: NodeEvaluate }).evaluate = evaluate;
+}
+
+/** The engine node of a view node (they are the same objects). */
+function engineNode(node: SyntaxNode): ASTNode {
+  return node as unknown as ASTNode;
+}
 
 function logicalError(v: unknown): Error {
   if (v instanceof Error) return v;
@@ -95,14 +197,15 @@ function logicalError(v: unknown): Error {
 /**
  * cel-go's `||` and `&&` (interpreter evalOr/evalAnd): both sides are evaluated unless the left one decides, an
  * error on one side is absorbed when the other side decides, and when both fail the **left** error is reported.
- * The engine reports the right one; an own `evaluate` on each node (engine internal: ASTNode.evaluate dispatch)
- * restores cel-go's order. Called after the type check.
+ * The engine reports the right one; an own evaluation of each node restores cel-go's order. Called after the type
+ * check.
  */
-export function applyCelGoLogicalOperators(node: ASTNode): void {
+export function applyCelGoLogicalOperators(node: SyntaxNode): void {
   if (node.op === "||" || node.op === "&&") {
-    const [left, right] = node.args as unknown as [ASTNode, ASTNode];
+    const left = engineNode(node.args[0]);
+    const right = engineNode(node.args[1]);
     const decides = node.op === "||";
-    const evaluate: NodeEvaluate = (ev, _ast, ctx) => {
+    overrideEvaluate(node, (ev, _ast, ctx) => {
       const l = ev.tryEval(left, ctx);
       if (l === decides) return decides;
       if (l === !decides) {
@@ -115,11 +218,43 @@ export function applyCelGoLogicalOperators(node: ASTNode): void {
       const r = ev.tryEval(right, ctx);
       if (r === decides) return decides;
       throw logicalError(l);
-    };
-    (node as unknown as { evaluate: NodeEvaluate }).evaluate = evaluate;
+    });
   }
-  for (const c of astChildren(node)) applyCelGoLogicalOperators(c);
+  for (const c of syntaxChildren(node)) applyCelGoLogicalOperators(c);
 }
+
+/** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
+export interface ListOperatorHooks {
+  equals(left: unknown[], right: unknown): boolean;
+  concat(left: unknown[], right: unknown): unknown[];
+}
+
+/**
+ * Kubernetes dispatches `==` and `+` on the left operand's list type (`x-kubernetes-list-type: set|map`). For every
+ * `==`/`!=`/`+` node whose left operand the checker typed as a list, an own evaluation evaluates both operands and
+ * applies the hooks. Called after the type check.
+ */
+export function applyListOperators(node: SyntaxNode, hooks: ListOperatorHooks): void {
+  const op = node.op;
+  if (op === "==" || op === "!=" || op === "+") {
+    const [leftNode, rightNode] = node.args;
+    if (checkedTypeName(leftNode)?.startsWith("list<") === true) {
+      const left = engineNode(leftNode);
+      const right = engineNode(rightNode);
+      overrideEvaluate(node, (ev, _ast, ctx) => {
+        const l = ev.run(left, ctx) as unknown[];
+        const r = ev.run(right, ctx);
+        if (op === "+") return hooks.concat(l, r);
+        const eq = hooks.equals(l, r);
+        return op === "==" ? eq : !eq;
+      });
+    }
+  }
+  for (const c of syntaxChildren(node)) applyListOperators(c, hooks);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation with a cost limit
 
 /** Raised when an evaluation exceeds its cost limit (cel-go "operation cancelled: actual cost limit exceeded"). */
 export class CostLimitExceeded extends Error {
@@ -170,16 +305,16 @@ function nodeCost(n: CostNode): number {
 }
 
 /**
- * Runtime cost metering: every AST node evaluation costs its weight (nodeCost) (engine internal: all node evaluations go
- * through Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's actual cost
- * closely (7 per inner iteration of `self.v.all(a, self.v.all(b, a + b >= -1))`, as the semantics note measures)
- * and bounds every evaluation: past the limit each further node throws, and the limit is checked again after the
- * evaluation because the engine absorbs errors inside `||`, `&&` and comprehensions.
+ * Runtime cost metering: every node evaluation costs its weight (nodeCost) (engine internal: all node evaluations
+ * go through Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's
+ * actual cost closely (7 per inner iteration of `self.v.all(a, self.v.all(b, a + b >= -1))`, as the semantics note
+ * measures) and bounds every evaluation: past the limit each further node throws, and the limit is checked again
+ * after the evaluation because the engine absorbs errors inside `||`, `&&` and comprehensions.
  */
 function installMeter(): void {
   if (meterInstalled) return;
   meterInstalled = true;
-  const probe = new Environment({ ...ENVIRONMENT_OPTIONS });
+  const probe = newEnvironment();
   let evaluatorThis: unknown;
   probe.registerFunction("__tollgateProbe(): bool", function (this: unknown) {
     evaluatorThis = this;
@@ -199,8 +334,8 @@ function installMeter(): void {
 
 /** Evaluates a program with a cost limit; returns the value and the cost spent. Throws CostLimitExceeded. */
 export function evaluateMetered(
-  program: ParseResult,
-  activation: Record<string, unknown>,
+  program: EngineProgram,
+  activation: Readonly<Record<string, unknown>>,
   limit: number,
 ): { value: unknown; cost: number } {
   installMeter();
@@ -209,7 +344,7 @@ export function evaluateMetered(
   meter.cost = 0;
   meter.limit = limit;
   try {
-    const value = program(activation);
+    const value: unknown = program(activation);
     if (meter.cost > limit) throw new CostLimitExceeded();
     return { value, cost: meter.cost };
   } catch (e) {
@@ -220,34 +355,4 @@ export function evaluateMetered(
     meter.cost = saved.cost;
     meter.limit = saved.limit;
   }
-}
-
-/** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
-export interface ListOperatorHooks {
-  equals(left: unknown[], right: unknown): boolean;
-  concat(left: unknown[], right: unknown): unknown[];
-}
-
-/**
- * Kubernetes dispatches `==` and `+` on the left operand's list type (`x-kubernetes-list-type: set|map`). For every
- * `==`/`!=`/`+` node whose left operand the checker typed as a list, an own `evaluate` (engine internal: node
- * dispatch and `checkedType`) evaluates both operands and applies the hooks. Called after the type check.
- */
-export function applyListOperators(node: ASTNode, hooks: ListOperatorHooks): void {
-  const op = node.op;
-  if (op === "==" || op === "!=" || op === "+") {
-    const [left, right] = node.args as unknown as [ASTNode, ASTNode];
-    const leftType = checkedTypeName(left);
-    if (leftType?.startsWith("list<") === true) {
-      const evaluate = (ev: { run(a: ASTNode, c: unknown): unknown }, _ast: ASTNode, ctx: unknown): unknown => {
-        const l = ev.run(left, ctx) as unknown[];
-        const r = ev.run(right, ctx);
-        if (op === "+") return hooks.concat(l, r);
-        const eq = hooks.equals(l, r);
-        return op === "==" ? eq : !eq;
-      };
-      (node as unknown as { evaluate: typeof evaluate }).evaluate = evaluate;
-    }
-  }
-  for (const c of astChildren(node)) applyListOperators(c, hooks);
 }

@@ -8,7 +8,7 @@
 import { goJson } from "../field/message.js";
 import { deepEqualJson } from "../schema/validate.js";
 import type { ListOperatorHooks } from "./engine.js";
-import { LIST_TYPES, RAW, StructValue } from "./types.js";
+import { LIST_TYPES, RAW, StructValue } from "./schema-types.js";
 
 /** CEL equality of two values (numeric types compare across int and double, as cel-go at runtime). */
 export function celEquals(a: unknown, b: unknown): boolean {

@@ -3,8 +3,8 @@
  * or on the version's first validation for bundle artifacts, whose build already compiled every rule and recorded
  * the failures: a cold start then pays only for the kinds it serves), evaluated per request.
  */
-import { type CelVersionProgram, compileCelRules } from "../cel/compile.js";
-import { evaluateCelRules } from "../cel/evaluate.js";
+import { type CelVersionProgram, compileCelRules } from "../cel/crd/compile.js";
+import { evaluateCelRules } from "../cel/crd/evaluate.js";
 import type { ErrorContext, FieldError } from "../field/error.js";
 import type { CompileIssue } from "../schema/structural.js";
 import type { CompiledCrdVersion } from "./compile.js";

@@ -5,8 +5,8 @@
  * ≤ 1.5× as a geometric mean.
  */
 import { Environment } from "@marcbachmann/cel-js";
-import { compileCelRules } from "../../lib/cel/compile.js";
-import { evaluateCelRules } from "../../lib/cel/evaluate.js";
+import { compileCelRules } from "../../lib/cel/crd/compile.js";
+import { evaluateCelRules } from "../../lib/cel/crd/evaluate.js";
 import { type CompileIssue, compileSchema } from "../../lib/schema/structural.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
 import { measureSide } from "./measure.js";

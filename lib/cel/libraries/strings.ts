@@ -1,608 +1,204 @@
 /**
- * cel-go's strings extension (`ext.Strings`) at the version Kubernetes 1.36 enables (version 2):
- * `charAt`, `indexOf`, `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`,
- * `substring`, `trim`, `join`, `strings.quote` and `format`, with cel-go's semantics and error
- * texts (`index out of range: 30`, `invalid substring range. start: 4, end: 3`, ...).
- *
- * Strings are indexed by code point (Go's `[]rune`), not by UTF-16 unit. `replace` and `split`
- * follow Go's `strings.Replace` / `strings.SplitN` (an empty separator splits or inserts between
- * code points). `trim` removes Go's `unicode.IsSpace` set (which excludes the zero-width spaces
- * U+200B, U+180E and U+FEFF). `indexOf` / `lastIndexOf` return -1 when the offset is past the end
- * and fail only on a negative offset (cel-go 0.2x behaviour).
- *
- * `format` is cel-go's version-1 formatter (the one `StringsVersion(2)` uses), with the `en_US`
- * locale: `%s %d %f %e %b %x %X %o` and `%%`, an optional `.N` precision (used by `%f`; `%e`
- * receives it as a width, a cel-go bug, so its precision stays 6). `%f` and `%e` go through
- * golang.org/x/text's number printer: `%f` groups thousands (`1,234.500000`), prints `∞`/`-∞`
- * for infinities, and `%e` prints `2.718280 × 10⁰⁰` (narrow no-break spaces, superscript
- * exponent of at least two digits). Arguments are {@link FormatArg} values, a small tagged union
- * the CEL adapter builds from its runtime values.
+ * The strings extension (cel-go ext/strings.go, version 2 as Kubernetes uses it), code-point indexed, with Go's
+ * ASCII-only case mapping and `TrimSpace`: `charAt`, `indexOf`, `lastIndexOf`, `lowerAscii`, `upperAscii`, `trim`,
+ * `replace`, `split`, `substring`, `join`, `format` and `strings.quote`. The engine's own versions of the methods it
+ * also has are replaced.
  */
+import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from "../cost/operand.js";
+import { add, addU, byFactor, mul, mulU, type Range, STRING_TRAVERSAL, U64, ZERO } from "../cost/range.js";
+import type { EngineRegistrar } from "../engine.js";
+import * as strings from "../implementations/strings.js";
+import { type CelLibrary, libraryCall } from "./library.js";
 
-import { LibraryError } from "./error.js";
-import { fromGoBytes, toGoBytes } from "./go-bytes.js";
-import {
-  exponentDigits,
-  formatFloatFixed,
-  formatFloatShortestF,
-  formatFloatShortestG,
-  groupThousands,
-} from "./go-float.js";
-import { goQuote } from "./go-quote.js";
+/** The `strings` namespace constant (`strings.quote`). */
+class StringsNamespace {}
 
-/**
- * A CEL value handed to `format`, as the adapter converts it:
- *
- * | kind | CEL type | payload |
- * |---|---|---|
- * | `int` / `uint` | `int` / `uint` | `value: bigint` |
- * | `double` | `double` | `value: number` |
- * | `bool` | `bool` | `value: boolean` |
- * | `string` | `string` | `value: string` |
- * | `bytes` | `bytes` | `value: Uint8Array` |
- * | `null` | `null_type` | — |
- * | `timestamp` | `google.protobuf.Timestamp` | `seconds: bigint` since the epoch, `nanos` 0–999,999,999 |
- * | `duration` | `google.protobuf.Duration` | `nanos: bigint` (total, may be negative) |
- * | `type` | `type` | `name`: the type's name (`int`, `string`, `google.protobuf.Timestamp`, ...) |
- * | `list` | `list` | `items` |
- * | `map` | `map` | `entries` as key/value pairs |
- * | `other` | anything else (objects, `kubernetes.Quantity`, `net.IP`, optionals, ...) | `typeName` for messages |
- */
-export type FormatArg =
-  | { readonly kind: "int" | "uint"; readonly value: bigint }
-  | { readonly kind: "double"; readonly value: number }
-  | { readonly kind: "bool"; readonly value: boolean }
-  | { readonly kind: "string"; readonly value: string }
-  | { readonly kind: "bytes"; readonly value: Uint8Array }
-  | { readonly kind: "null" }
-  | { readonly kind: "timestamp"; readonly seconds: bigint; readonly nanos: number }
-  | { readonly kind: "duration"; readonly nanos: bigint }
-  | { readonly kind: "type"; readonly name: string }
-  | { readonly kind: "list"; readonly items: readonly FormatArg[] }
-  | { readonly kind: "map"; readonly entries: ReadonlyArray<readonly [FormatArg, FormatArg]> }
-  | { readonly kind: "other"; readonly typeName: string };
-
-// ---------------------------------------------------------------------------------------------
-// Simple functions
-// ---------------------------------------------------------------------------------------------
-
-function outOfRange(i: bigint): LibraryError {
-  return new LibraryError(`index out of range: ${i}`);
+function register(env: EngineRegistrar): void {
+  env.registerFunction(
+    "string.charAt(int): string",
+    libraryCall((s: string, i: bigint) => strings.charAt(s, i)),
+  );
+  env.registerFunction(
+    "string.__indexOf(string): int",
+    libraryCall((s: string, x: string) => strings.indexOf(s, x)),
+  );
+  env.registerFunction(
+    "string.__indexOf(string, int): int",
+    libraryCall((s: string, x: string, o: bigint) => strings.indexOf(s, x, o)),
+  );
+  env.registerFunction(
+    "string.__lastIndexOf(string): int",
+    libraryCall((s: string, x: string) => strings.lastIndexOf(s, x)),
+  );
+  env.registerFunction(
+    "string.__lastIndexOf(string, int): int",
+    libraryCall((s: string, x: string, o: bigint) => strings.lastIndexOf(s, x, o)),
+  );
+  env.registerFunction("string.__lowerAscii(): string", (s: string) => strings.lowerAscii(s));
+  env.registerFunction("string.__upperAscii(): string", (s: string) => strings.upperAscii(s));
+  env.registerFunction("string.__trim(): string", (s: string) => strings.trim(s));
+  env.registerFunction(
+    "string.replace(string, string): string",
+    libraryCall((s: string, a: string, b: string) => strings.replace(s, a, b)),
+  );
+  env.registerFunction(
+    "string.replace(string, string, int): string",
+    libraryCall((s: string, a: string, b: string, n: bigint) => strings.replace(s, a, b, n)),
+  );
+  env.registerFunction(
+    "string.__split(string): list<string>",
+    libraryCall((s: string, sep: string) => strings.split(s, sep)),
+  );
+  env.registerFunction(
+    "string.__split(string, int): list<string>",
+    libraryCall((s: string, sep: string, n: bigint) => strings.split(s, sep, n)),
+  );
+  env.registerFunction(
+    "string.__substring(int): string",
+    libraryCall((s: string, a: bigint) => strings.substring(s, a)),
+  );
+  env.registerFunction(
+    "string.__substring(int, int): string",
+    libraryCall((s: string, a: bigint, b: bigint) => strings.substring(s, a, b)),
+  );
+  env.registerFunction("list<string>.__join(): string", (l: string[]) => strings.join(l));
+  env.registerFunction("list<string>.__join(string): string", (l: string[], sep: string) => strings.join(l, sep));
+  env.registerFunction(
+    "string.format(list<dyn>): string",
+    libraryCall((f: string, args: unknown[]) => strings.format(f, args.map(toFormatArg))),
+  );
+  env.registerType("k8s.StringsNamespace", { ctor: StringsNamespace, fields: {} });
+  env.registerConstant("strings", "k8s.StringsNamespace", new StringsNamespace());
+  env.registerFunction("k8s.StringsNamespace.quote(string): string", (_ns: StringsNamespace, s: string) =>
+    strings.quote(s),
+  );
 }
 
-/** Code points of a string (Go `[]rune`). */
-function runes(s: string): string[] {
-  return Array.from(s);
-}
-
-/** `s.charAt(i)`: the code point at `i`, `''` at the end, an error outside `[0, size]`. */
-export function charAt(s: string, i: bigint): string {
-  const r = runes(s);
-  if (i < 0n || i > BigInt(r.length)) throw outOfRange(i);
-  return i === BigInt(r.length) ? "" : r[Number(i)]!;
-}
-
-function matchesAt(r: string[], sub: string[], i: number): boolean {
-  for (let j = 0; j < sub.length; j++) if (r[i + j] !== sub[j]) return false;
-  return true;
-}
-
-/** `s.indexOf(sub[, offset])` in code points; `-1` when absent or when `offset` is past the end. */
-export function indexOf(s: string, sub: string, offset = 0n): bigint {
-  if (sub === "") return offset;
-  if (offset < 0n) throw outOfRange(offset);
-  const r = runes(s);
-  const subr = runes(sub);
-  if (offset >= BigInt(r.length)) return -1n;
-  for (let i = Number(offset); i < r.length - (subr.length - 1); i++) {
-    if (matchesAt(r, subr, i)) return BigInt(i);
-  }
-  return -1n;
-}
-
-/**
- * `s.lastIndexOf(sub[, offset])` in code points: the last match starting at or before `offset`
- * (default: the last code point; `size(s)` for an empty `sub`).
- */
-export function lastIndexOf(s: string, sub: string, offset?: bigint): bigint {
-  const r = runes(s);
-  if (offset === undefined) {
-    if (sub === "") return BigInt(r.length);
-    offset = BigInt(r.length - 1);
-  }
-  if (sub === "") return offset;
-  if (offset < 0n) throw outOfRange(offset);
-  if (offset >= BigInt(r.length)) return -1n;
-  const subr = runes(sub);
-  let off = Number(offset);
-  if (off > r.length - subr.length) off = r.length - subr.length;
-  for (let i = off; i >= 0; i--) {
-    if (matchesAt(r, subr, i)) return BigInt(i);
-  }
-  return -1n;
-}
-
-/** `s.lowerAscii()`: only A–Z change. */
-export function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
-
-/** `s.upperAscii()`: only a–z change. */
-export function upperAscii(s: string): string {
-  return s.replace(/[a-z]/g, (c) => c.toUpperCase());
-}
-
-/** Go `strings.Replace(s, old, new, n)`; a negative `n` (the default) replaces all. */
-export function replace(s: string, oldStr: string, newStr: string, n = -1n): string {
-  if (oldStr === newStr || n === 0n) return s;
-  if (oldStr === "") {
-    const r = runes(s);
-    const m = BigInt(r.length + 1);
-    const count = n < 0n || m < n ? m : n;
-    let out = "";
-    for (let i = 0n; i < count; i++) {
-      out += newStr;
-      if (i < BigInt(r.length)) out += r[Number(i)];
-    }
-    return out + r.slice(Number(count)).join("");
-  }
-  let out = "";
-  let start = 0;
-  let done = 0n;
-  while (n < 0n || done < n) {
-    const j = s.indexOf(oldStr, start);
-    if (j < 0) break;
-    out += s.slice(start, j) + newStr;
-    start = j + oldStr.length;
-    done++;
-  }
-  return out + s.slice(start);
-}
-
-/**
- * Go `strings.SplitN(s, sep, n)` (`strings.Split` for a negative `n`, the default): `n == 0`
- * gives `[]`, `n > 0` at most `n` parts with the rest in the last (`'a,b,c'.split(',', 2)` is
- * `['a', 'b,c']`); an empty separator splits into code points.
- */
-export function split(s: string, sep: string, n = -1n): string[] {
-  if (n === 0n) return [];
-  if (sep === "") {
-    const r = runes(s);
-    const l = BigInt(r.length);
-    const count = n < 0n || n > l ? l : n;
-    const out = r.slice(0, Number(count));
-    if (count > 0n && count < l) out[out.length - 1] = r.slice(Number(count) - 1).join("");
-    return out;
-  }
-  const out: string[] = [];
-  let rest = s;
-  while (n < 0n || BigInt(out.length) < n - 1n) {
-    const m = rest.indexOf(sep);
-    if (m < 0) break;
-    out.push(rest.slice(0, m));
-    rest = rest.slice(m + sep.length);
-  }
-  out.push(rest);
-  return out;
-}
-
-/** `s.substring(start[, end])` in code points, with cel-go's range errors. */
-export function substring(s: string, start: bigint, end?: bigint): string {
-  const r = runes(s);
-  const l = BigInt(r.length);
-  if (end === undefined) {
-    if (start < 0n || start > l) throw outOfRange(start);
-    return r.slice(Number(start)).join("");
-  }
-  if (start > end) throw new LibraryError(`invalid substring range. start: ${start}, end: ${end}`);
-  if (start < 0n || start > l) throw outOfRange(start);
-  if (end < 0n || end > l) throw outOfRange(end);
-  return r.slice(Number(start), Number(end)).join("");
-}
-
-/** Go `unicode.IsSpace`. */
-function isGoSpace(cp: number): boolean {
-  switch (cp) {
-    case 0x09:
-    case 0x0a:
-    case 0x0b:
-    case 0x0c:
-    case 0x0d:
-    case 0x20:
-    case 0x85:
-    case 0xa0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202f:
-    case 0x205f:
-    case 0x3000:
-      return true;
-  }
-  return cp >= 0x2000 && cp <= 0x200a;
-}
-
-/** `s.trim()`: Go `strings.TrimSpace`. */
-export function trim(s: string): string {
-  const r = runes(s);
-  let i = 0;
-  let j = r.length;
-  while (i < j && isGoSpace(r[i]!.codePointAt(0)!)) i++;
-  while (j > i && isGoSpace(r[j - 1]!.codePointAt(0)!)) j--;
-  return r.slice(i, j).join("");
-}
-
-/** `list.join([sep])`. */
-export function join(list: readonly string[], sep = ""): string {
-  return list.join(sep);
-}
-
-/**
- * `strings.quote(s)`: `"…"` with `\a \b \f \n \r \t \v \\ \"` escaped and everything else kept as
- * is (other control characters included); a lone surrogate becomes U+FFFD.
- */
-export function quote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    switch (cp) {
-      case 0x07:
-        out += "\\a";
-        break;
-      case 0x08:
-        out += "\\b";
-        break;
-      case 0x0c:
-        out += "\\f";
-        break;
-      case 0x0a:
-        out += "\\n";
-        break;
-      case 0x0d:
-        out += "\\r";
-        break;
-      case 0x09:
-        out += "\\t";
-        break;
-      case 0x0b:
-        out += "\\v";
-        break;
-      case 0x5c:
-        out += "\\\\";
-        break;
-      case 0x22:
-        out += '\\"';
-        break;
-      default:
-        out += cp >= 0xd800 && cp <= 0xdfff ? "\ufffd" : ch;
-    }
-  }
-  return `${out}"`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// format
-// ---------------------------------------------------------------------------------------------
-
-const DEFAULT_PRECISION = 6;
-
-/** cel-go `TypeName()` of a value, for messages. */
-function typeName(v: FormatArg): string {
-  switch (v.kind) {
-    case "null":
-      return "null_type";
-    case "timestamp":
-      return "google.protobuf.Timestamp";
-    case "duration":
-      return "google.protobuf.Duration";
-    case "other":
-      return v.typeName;
-    default:
-      return v.kind;
-  }
-}
-
-/** A formatting failure; the message is completed by the caller's wrapping. */
-class FormatFailure extends Error {}
-
-function hexBytes(bytes: Uint8Array, upper: boolean): string {
-  let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return upper ? s.toUpperCase() : s;
-}
-
-/** Go `time.Time.Format(time.RFC3339Nano)` in UTC. */
-function rfc3339Nano(seconds: bigint, nanos: number): string {
-  const iso = new Date(Number(seconds) * 1000).toISOString();
-  const base = iso.slice(0, 19);
-  if (nanos === 0) return `${base}Z`;
-  return `${base}.${String(nanos).padStart(9, "0").replace(/0+$/, "")}Z`;
-}
-
-/** cel-go `Duration` to string: `strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"`. */
-function durationString(nanos: bigint): string {
-  const sec = nanos / 1_000_000_000n;
-  const nsec = nanos % 1_000_000_000n;
-  return `${formatFloatShortestF(Number(sec) + Number(nsec) / 1e9)}s`;
-}
-
-/** `ConvertToType(StringType)` for the scalar kinds `%s` accepts. */
-function convertToString(v: FormatArg): string {
-  switch (v.kind) {
-    case "int":
-    case "uint":
-      return v.value.toString();
-    case "double":
-      return formatFloatShortestG(v.value);
-    case "bool":
-      return v.value ? "true" : "false";
+/** Converts a CEL value into the strings library's tagged format argument. */
+function toFormatArg(v: unknown): strings.FormatArg {
+  if (v === null || v === undefined) return { kind: "null" };
+  switch (typeof v) {
+    case "bigint":
+      return { kind: "int", value: v };
+    case "number":
+      return { kind: "double", value: v };
+    case "boolean":
+      return { kind: "bool", value: v };
     case "string":
-      return v.value;
-    case "bytes": {
-      try {
-        return new TextDecoder("utf-8", { fatal: true }).decode(v.value);
-      } catch {
-        throw new FormatFailure(
-          `could not convert argument ${goQuote("invalid UTF-8 in bytes, cannot convert to string")} to string`,
-        );
-      }
-    }
-    case "timestamp":
-      return rfc3339Nano(v.seconds, v.nanos);
-    case "duration":
-      return durationString(v.nanos);
-    case "type":
-      return v.name;
-    default:
-      throw new FormatFailure(`unexpected ${v.kind}`);
+      return { kind: "string", value: v };
   }
-}
-
-/** `FormatString`: the `%s` clause. */
-function formatString(v: FormatArg): string {
-  switch (v.kind) {
-    case "list":
-      return formatList(v.items);
-    case "map":
-      return formatMap(v.entries);
-    case "null":
-      return "null";
-    case "other":
-      throw new FormatFailure(
-        `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${v.typeName}`,
-      );
-    default:
-      return convertToString(v);
+  if (v instanceof Uint8Array) return { kind: "bytes", value: v };
+  if (v instanceof Date) {
+    const ms = BigInt(v.getTime());
+    const seconds = ms >= 0n ? ms / 1000n : -((-ms + 999n) / 1000n);
+    return { kind: "timestamp", seconds, nanos: Number(ms - seconds * 1000n) * 1_000_000 };
   }
-}
-
-function formatDecimal(v: FormatArg): string {
-  if (v.kind === "int" || v.kind === "uint") return v.value.toString();
-  throw new FormatFailure(`decimal clause can only be used on integers, was given ${typeName(v)}`);
-}
-
-/** `clauseForType`: how list elements and map values are printed inside `%s`. */
-function formatMember(v: FormatArg): string {
-  switch (v.kind) {
-    case "int":
-    case "uint":
-      return formatDecimal(v);
-    case "string":
-    case "bytes":
-    case "bool":
-    case "null":
-    case "type":
-      return formatString(v);
-    case "timestamp":
-      return `timestamp(${goQuote(convertToString(v))})`;
-    case "duration":
-      return `duration(${goQuote(convertToString(v))})`;
-    case "list":
-      return formatList(v.items);
-    case "map":
-      return formatMap(v.entries);
-    case "double":
-      return formatFloatFixed(v.value, DEFAULT_PRECISION);
-    case "other":
-      throw new FormatFailure(`no formatting function for ${v.typeName}`);
+  if (Array.isArray(v)) return { kind: "list", items: v.map(toFormatArg) };
+  if (v instanceof Map)
+    return { kind: "map", entries: [...v].map(([k, x]) => [toFormatArg(k), toFormatArg(x)] as const) };
+  const d = v as { seconds?: unknown; nanos?: unknown; constructor?: { name?: string } };
+  if (d.constructor?.name === "Duration" && typeof d.seconds === "bigint" && typeof d.nanos === "number") {
+    return { kind: "duration", nanos: d.seconds * 1_000_000_000n + BigInt(d.nanos) };
   }
+  if (d.constructor?.name === "UnsignedInt")
+    return { kind: "uint", value: BigInt((v as { valueOf(): bigint }).valueOf()) };
+  return { kind: "other", typeName: d.constructor?.name ?? "object" };
 }
 
-/** `quoteForCEL`: strings and bytes (and non-finite doubles) are quoted as CEL literals. */
-function quoteForCEL(v: FormatArg, s: string): string {
-  if (v.kind === "string") return goQuote(s);
-  if (v.kind === "bytes") return `b${goQuote(s)}`;
-  if (v.kind === "double" && !Number.isFinite(v.value)) return goQuote(s);
-  return s;
-}
+// Cost estimates (Kubernetes' EstimateCallCost; `format` and `strings.quote` as cel-go's ext strings estimates them).
 
-function formatList(items: readonly FormatArg[]): string {
-  return `[${items.map((m) => quoteForCEL(m, formatMember(m))).join(", ")}]`;
-}
+/** A traversal of the receiver, whose size the result keeps (`lowerAscii`, `upperAscii`, `substring`, `trim`). */
+const receiverTraversalCost: CallCostEstimator = (target) => {
+  if (target === undefined) return undefined;
+  const sz = sizeOf(target);
+  return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
+};
 
-function compareGoStrings(a: string, b: string): number {
-  const x = toGoBytes(a);
-  const y = toGoBytes(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function formatMap(entries: ReadonlyArray<readonly [FormatArg, FormatArg]>): string {
-  const pairs = entries.map(([k, v]) => {
-    let key: string;
-    if (k.kind === "string" || k.kind === "bool") key = formatString(k);
-    else if (k.kind === "int" || k.kind === "uint") key = formatDecimal(k);
-    else throw new FormatFailure(`no formatting function for map key of type ${typeName(k)}`);
-    return { key: quoteForCEL(k, key), value: quoteForCEL(v, formatMember(v)) };
-  });
-  pairs.sort((a, b) => compareGoStrings(a.key, b.key));
-  return `{${pairs.map((p) => `${p.key}:${p.value}`).join(", ")}}`;
-}
-
-/** The double a `%f` / `%e` clause accepts: a double, or the strings NaN / Infinity / -Infinity. */
-function floatArg(v: FormatArg, clause: "fixed-point" | "scientific"): number {
-  if (v.kind === "double") return v.value;
-  if (v.kind === "string" && (v.value === "NaN" || v.value === "Infinity" || v.value === "-Infinity")) {
-    return Number(v.value);
+/** Kubernetes' estimate of `replace`. */
+function replaceCost(sz: Range, toReplace: Range, replaceWith: Range): { cost: Range; resultSize: Range } {
+  const count = { min: 0, max: 0 };
+  const retained = { min: 0, max: 0 };
+  if (toReplace.min === 0) {
+    count.max = sz.max < U64 ? sz.max + 1 : sz.max;
+    retained.max = sz.max;
+  } else if (replaceWith.max <= toReplace.min) {
+    retained.max = sz.max;
+  } else {
+    count.max = Math.min(Math.ceil(sz.max / toReplace.min), U64);
   }
-  throw new FormatFailure(`${clause} clause can only be used on doubles, was given ${typeName(v)}`);
-}
-
-/** x/text `Printf("%.Nf")` in en_US; `N` above 255 wraps the minimum as x/text's `uint8` does. */
-function formatFixedEnUS(x: number, precision: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "∞" : "-∞";
-  if (precision > 32767) throw new FormatFailure(`precision ${precision} is not supported`);
-  const min = precision % 256;
-  let s = formatFloatFixed(x, precision);
-  if (min < precision && s.includes(".")) {
-    const dot = s.indexOf(".");
-    let end = s.length;
-    while (end > dot + 1 + min && s[end - 1] === "0") end--;
-    if (end === dot + 1) end = dot;
-    s = s.slice(0, end);
+  if (toReplace.max === 0) {
+    count.min = sz.min < U64 ? sz.min + 1 : sz.min;
+    retained.min = sz.min;
+  } else if (toReplace.max <= replaceWith.min) {
+    retained.min = sz.min;
+  } else {
+    count.min = Math.min(Math.ceil(sz.min / toReplace.max), U64);
   }
-  return groupThousands(s);
+  return { cost: byFactor(sz, 2 * STRING_TRAVERSAL), resultSize: add(mul(count, replaceWith), retained) };
 }
 
-const SUPERSCRIPT = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"];
-
-/** x/text `Printf("%6e")` in en_US: `2.718280 × 10⁰⁰`. */
-function formatScientificEnUS(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "∞" : "-∞";
-  const { negative, digits, exp } = exponentDigits(x, DEFAULT_PRECISION);
-  const e = String(Math.abs(exp)).padStart(2, "0");
-  const sup = Array.from(e, (d) => SUPERSCRIPT[Number(d)]).join("");
-  return `${negative ? "-" : ""}${digits[0]}.${digits.slice(1)}\u202f×\u202f10${exp < 0 ? "⁻" : ""}${sup}`;
-}
-
-function formatRadix(v: FormatArg, radix: 2 | 8 | 16, upper: boolean): string {
-  const s = (v as { value: bigint }).value.toString(radix);
-  return upper ? s.toUpperCase() : s;
-}
-
-type Clause = (v: FormatArg) => string;
-
-/** `parseFormattingClause` on the text after `%` (a byte string): consumed length and clause. */
-function parseClause(f: string): { read: number; clause: Clause } {
-  let i = 0;
-  let precision: number | undefined;
-  if (f[0] === ".") {
-    i = 1;
-    let digits = "";
-    for (;;) {
-      if (i >= f.length)
-        throw new FormatFailure("error while parsing precision: could not find end of precision specifier");
-      const c = f.charCodeAt(i);
-      if (c < 0x30 || c > 0x39) break;
-      digits += f[i];
-      i++;
-    }
-    if (digits === "") {
-      throw new FormatFailure(
-        'error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax',
-      );
-    }
-    if (BigInt(digits) > 9223372036854775807n) {
-      throw new FormatFailure(
-        `error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing ${goQuote(digits)}: value out of range`,
-      );
-    }
-    precision = Number(digits);
+function splitCost(target: CostOperand | undefined, args: readonly CostOperand[]) {
+  if (target === undefined) return undefined;
+  const sz = sizeOf(target);
+  let max = sz.max;
+  const limit = args[1]?.node;
+  if (limit !== undefined && limit.op === "value" && typeof limit.args === "bigint") {
+    max = Number(BigInt.asUintN(64, limit.args));
   }
-  const r = f[i]!;
-  i++;
-  switch (r) {
-    case "s":
-      return { read: i, clause: formatString };
-    case "d":
-      return { read: i, clause: formatDecimal };
-    case "f": {
-      const p = precision ?? DEFAULT_PRECISION;
-      return { read: i, clause: (v) => formatFixedEnUS(floatArg(v, "fixed-point"), p) };
-    }
-    case "e":
-      return { read: i, clause: (v) => formatScientificEnUS(floatArg(v, "scientific")) };
-    case "b":
+  return { cost: byFactor(sz, 2 * STRING_TRAVERSAL), resultSize: { min: 0, max } };
+}
+
+function joinCost(target: CostOperand | undefined, args: readonly CostOperand[]) {
+  if (target === undefined) return undefined;
+  let sz = ZERO;
+  const listSize = sizeOf(target);
+  const el = listElement(target);
+  if (el !== undefined) sz = mul(listSize, el.size);
+  if (args.length > 0) {
+    const sep = sizeOf(args[0]!);
+    const minSep = listSize.min > 0 ? listSize.min - 1 : 0;
+    const maxSep = listSize.max > 0 ? listSize.max - 1 : 0;
+    sz = add(sz, mul(sep, { min: minSep, max: maxSep }));
+  }
+  return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
+}
+
+export const STRINGS_LIBRARY: CelLibrary = {
+  name: "strings",
+  register,
+  renames: {
+    lowerAscii: "__lowerAscii",
+    upperAscii: "__upperAscii",
+    trim: "__trim",
+    indexOf: "__indexOf",
+    lastIndexOf: "__lastIndexOf",
+    substring: "__substring",
+    split: "__split",
+    join: "__join",
+  },
+  callCosts: {
+    lowerAscii: receiverTraversalCost,
+    upperAscii: receiverTraversalCost,
+    substring: receiverTraversalCost,
+    trim: receiverTraversalCost,
+    replace: (target, args) =>
+      target === undefined || args.length < 2
+        ? undefined
+        : replaceCost(sizeOf(target), sizeOf(args[0]!), sizeOf(args[1]!)),
+    split: splitCost,
+    join: joinCost,
+    // cel-go v0.26: the receiver's traversal, no result size.
+    format: (target, args) =>
+      target !== undefined && target.type.kind === "string" && args.length === 1
+        ? { cost: byFactor(sizeOf(target), STRING_TRAVERSAL) }
+        : undefined,
+    "strings.quote": (_target, args) => {
+      if (args.length !== 1) return undefined;
+      const sz = sizeOf(args[0]!);
       return {
-        read: i,
-        clause: (v) => {
-          if (v.kind === "bool") return v.value ? "1" : "0";
-          if (v.kind === "int" || v.kind === "uint") return formatRadix(v, 2, false);
-          throw new FormatFailure(`only integers and bools can be formatted as binary, was given ${typeName(v)}`);
-        },
+        cost: byFactor(sz, STRING_TRAVERSAL),
+        resultSize: { min: addU(sz.min, 2), max: addU(mulU(sz.max, 2), 2) },
       };
-    case "x":
-    case "X": {
-      const upper = r === "X";
-      return {
-        read: i,
-        clause: (v) => {
-          if (v.kind === "string") return hexBytes(new TextEncoder().encode(v.value), upper);
-          if (v.kind === "bytes") return hexBytes(v.value, upper);
-          if (v.kind === "int" || v.kind === "uint") return formatRadix(v, 16, upper);
-          throw new FormatFailure(
-            `only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(v)}`,
-          );
-        },
-      };
-    }
-    case "o":
-      return {
-        read: i,
-        clause: (v) => {
-          if (v.kind === "int" || v.kind === "uint") return formatRadix(v, 8, false);
-          throw new FormatFailure(`octal clause can only be used on integers, was given ${typeName(v)}`);
-        },
-      };
-    default:
-      // Go reads one byte and prints it with %c: a byte of a multi-byte character shows as the
-      // Latin-1 character of that byte.
-      throw new FormatFailure(`unrecognized formatting clause "${r}"`);
-  }
-}
-
-/**
- * `fmt.format(args)`: cel-go's string formatting (see the module comment). Throws a
- * {@link LibraryError} with cel-go's message, e.g. `index 2 out of range`,
- * `could not parse formatting clause: unrecognized formatting clause "a"`,
- * `error during formatting: decimal clause can only be used on integers, was given double`.
- */
-export function format(fmt: string, args: readonly FormatArg[]): string {
-  const f = toGoBytes(fmt);
-  let out = "";
-  let argIndex = 0;
-  let i = 0;
-  while (i < f.length) {
-    if (f[i] !== "%") {
-      out += f[i];
-      i++;
-      continue;
-    }
-    if (i + 1 < f.length && f[i + 1] === "%") {
-      out += "%";
-      i += 2;
-      continue;
-    }
-    if (argIndex >= args.length) throw new LibraryError(`index ${argIndex} out of range`);
-    if (i + 1 >= f.length) throw new LibraryError("unexpected end of string");
-    let parsed: { read: number; clause: Clause };
-    try {
-      parsed = parseClause(f.slice(i + 1));
-    } catch (e) {
-      if (e instanceof FormatFailure) throw new LibraryError(`could not parse formatting clause: ${e.message}`);
-      throw e;
-    }
-    let text: string;
-    try {
-      text = parsed.clause(args[argIndex]!);
-    } catch (e) {
-      if (e instanceof FormatFailure) throw new LibraryError(`error during formatting: ${e.message}`);
-      throw e;
-    }
-    out += toGoBytes(text);
-    i += 1 + parsed.read;
-    argIndex++;
-  }
-  return fromGoBytes(out);
-}
+    },
+  },
+};

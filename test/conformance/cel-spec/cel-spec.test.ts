@@ -1,9 +1,9 @@
 /**
  * CEL-core conformance: the official CEL conformance tests (`<corpus>/cel-spec/*.textproto`, google/cel-spec
- * tests/simple/testdata, read in place) through the adapter's plain CEL environment (`compilePlain`,
- * lib/cel/plain.ts: core CEL plus tollgate's strings extension, without Kubernetes restrictions). It guards the
- * engine adapter and engine upgrades. One test per cel-spec test, keyed `<file>#<section>/<test>` (a repeated
- * test name within a section gets ` (2)`, ` (3)`, …).
+ * tests/simple/testdata, read in place) through lib/cel's production path (`createCelEnvironment` with Kubernetes'
+ * libraries and the test's declarations, `compileExpression`, `evaluate`: the same steps as a CRD rule, without a
+ * schema). It guards the engine adapter and engine upgrades. One test per cel-spec test, keyed
+ * `<file>#<section>/<test>` (a repeated test name within a section gets ` (2)`, ` (3)`, …).
  *
  * Out of scope (not registered as tests, counted as skipped in the totals, never as passing; the rules and their reasons are in skip-rules.ts):
  * - tests that need protobuf messages: the proto2, proto3, proto2_ext, wrappers and dynamic files; tests in a

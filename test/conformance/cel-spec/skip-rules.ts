@@ -1,5 +1,5 @@
 /**
- * Which cel-spec tests the plain CEL environment (lib/cel/plain.ts) is expected to run. Skipped tests are counted
+ * Which cel-spec tests lib/cel (run-spec.ts) is expected to run. Skipped tests are counted
  * as skipped, never as passing. The first rule that matches gives the reason:
  *
  * 1. Files about protobuf messages: proto2, proto3, proto2_ext (TestAllTypes, extensions), wrappers, dynamic
@@ -17,7 +17,7 @@
  *    `google.protobuf`), an expression naming a test message or a `google.protobuf` type other than Timestamp and
  *    Duration, or a binding or expected value holding a message or an enum.
  *
- * Everything else runs, including the sections whose features tollgate's plain environment lacks (containers,
+ * Everything else runs, including the sections whose features tollgate's CEL lacks (containers,
  * heterogeneous literals, two-variable comprehensions, …): those are listed in known-failures.yaml with reasons.
  */
 import type { SpecTest } from "./textproto.js";

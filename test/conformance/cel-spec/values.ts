@@ -7,7 +7,7 @@
  * Equality is typed: int, uint and double are distinct; NaN equals NaN; maps compare regardless of order.
  */
 import { Duration, Optional, UnsignedInt } from "../../../lib/cel/engine.js";
-import { compilePlain } from "../../../lib/cel/plain.js";
+import { compileExpression, createCelEnvironment, evaluate } from "../../../lib/cel/index.js";
 import type { SpecType, SpecValue } from "./textproto.js";
 
 /** A binding or declaration the engine cannot represent (the test fails with this reason). */
@@ -17,16 +17,16 @@ export class NotRepresentableError extends Error {
 
 /** The engine's class of type values (not exported by the engine): taken from the value of `int`. */
 const TypeClass: abstract new (...args: never[]) => { readonly name: string } = (() => {
-  const p = compilePlain("int");
-  if ("error" in p) throw new Error(`cannot evaluate \`int\`: ${p.error.message}`);
-  const r = p.evaluate({});
+  const p = compileExpression(createCelEnvironment(), "int");
+  if (p.kind === "failed") throw new Error(`cannot evaluate \`int\`: ${p.message}`);
+  const r = evaluate(p.program, {}, Number.POSITIVE_INFINITY);
   if (r.kind !== "value" || r.value === null || typeof r.value !== "object") throw new Error("`int` is not a type");
   return (r.value as object).constructor as abstract new (
     ...args: never[]
   ) => { readonly name: string };
 })();
 
-/** The engine's name of a CEL type, for `compilePlain` declarations; undefined when the adapter cannot declare it. */
+/** The engine's name of a CEL type, for environment declarations; undefined when the adapter cannot declare it. */
 export function toDeclaration(t: SpecType): string | undefined {
   switch (t.kind) {
     case "primitive":

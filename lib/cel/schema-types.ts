@@ -9,7 +9,8 @@
 import { GoFloat } from "../field/message.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { deepEqualJson } from "../schema/validate.js";
-import { Duration, type Environment } from "./engine.js";
+import { Duration } from "./engine.js";
+import type { CelObjectType } from "./environment.js";
 import { escapedNames } from "./escape.js";
 
 /** A CEL type of a schema node, with the conversion of its JSON values. */
@@ -106,17 +107,24 @@ function base64ToBytes(s: string): unknown {
   return Uint8Array.from(Buffer.from(s, "base64"));
 }
 
-/** Builds and registers the CEL types of one CRD version's schema in one engine environment. */
+/**
+ * Builds the CEL types of one CRD version's schema: the types of the nodes asked for, and the object types they
+ * need (`objectTypes`, in the order an environment must declare them).
+ */
 export class CelTypeRegistry {
   private readonly byNode = new Map<SchemaNode, CelType | null>();
   private readonly rootTypes = new Map<SchemaNode, CelType>();
+  private readonly declared: CelObjectType[] = [];
   private counter = 0;
   private metaType: CelType | undefined;
 
-  constructor(
-    private readonly env: Environment,
-    private readonly prefix: string,
-  ) {}
+  /** `prefix`: the object type names' prefix, unique per registry (`k8s.v3.`). */
+  constructor(private readonly prefix: string) {}
+
+  /** The object types of the types built so far. */
+  get objectTypes(): readonly CelObjectType[] {
+    return this.declared;
+  }
 
   /** The type of `self` at a node; the resource root and embedded resources get apiVersion/kind/metadata. */
   typeOf(node: SchemaNode, isRoot = false): CelType | null {
@@ -288,8 +296,7 @@ export class CelTypeRegistry {
     }
     const fieldTypes: Record<string, string> = {};
     for (const [cel, f] of fields) fieldTypes[cel] = f.type.name;
-    this.env.registerType(name, { ctor: Struct, fields: fieldTypes });
-    this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => structEqual(a, b));
+    this.declared.push({ name, fields: fieldTypes, valueClass: Struct, equals: structEqual });
     return {
       name,
       schemaTypeName: "object",

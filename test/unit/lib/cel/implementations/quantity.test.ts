@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
 import {
   ERR_FORMAT_WRONG,
   ERR_NUMERIC,
@@ -9,7 +9,7 @@ import {
   parseQuantity,
   Quantity,
   quantitySign,
-} from "../../../../../lib/cel/libraries/quantity.js";
+} from "../../../../../lib/cel/implementations/quantity.js";
 
 const q = (s: string): Quantity => parseQuantity(s);
 

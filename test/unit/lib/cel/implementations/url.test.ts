@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
-import { isURL, parseURLValue, URLValue } from "../../../../../lib/cel/libraries/url.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
+import { isURL, parseURLValue, URLValue } from "../../../../../lib/cel/implementations/url.js";
 
 function errorOf(fn: () => unknown): string {
   try {

@@ -5,7 +5,7 @@ import {
   formatFloatShortestF,
   formatFloatShortestG,
   groupThousands,
-} from "../../../../../lib/cel/libraries/go-float.js";
+} from "../../../../../lib/cel/implementations/go-float.js";
 
 /** e to five decimals (a literal would trip biome's noApproximativeNumericConstant). */
 const E5 = Number.parseFloat("2.71828");

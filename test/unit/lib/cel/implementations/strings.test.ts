@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
 import {
   charAt,
   type FormatArg,
@@ -14,7 +14,7 @@ import {
   substring,
   trim,
   upperAscii,
-} from "../../../../../lib/cel/libraries/strings.js";
+} from "../../../../../lib/cel/implementations/strings.js";
 
 /** e to five decimals (a literal would trip biome's noApproximativeNumericConstant). */
 const E5 = Number.parseFloat("2.71828");

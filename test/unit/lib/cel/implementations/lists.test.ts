@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
 import {
   addDouble,
   addInt,
@@ -15,7 +15,7 @@ import {
   listMax,
   listMin,
   listSum,
-} from "../../../../../lib/cel/libraries/lists.js";
+} from "../../../../../lib/cel/implementations/lists.js";
 
 function errorOf(fn: () => unknown): string {
   try {

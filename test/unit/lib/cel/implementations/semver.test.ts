@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
-import { isSemver, parseSemver } from "../../../../../lib/cel/libraries/semver.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
+import { isSemver, parseSemver } from "../../../../../lib/cel/implementations/semver.js";
 
 function errorOf(fn: () => unknown): string {
   try {

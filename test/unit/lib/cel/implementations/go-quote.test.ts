@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goQuote, goQuoteBytes } from "../../../../../lib/cel/libraries/go-quote.js";
+import { goQuote, goQuoteBytes } from "../../../../../lib/cel/implementations/go-quote.js";
 
 describe("goQuote (strconv.Quote)", () => {
   it.each([

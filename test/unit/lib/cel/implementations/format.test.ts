@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NAMED_FORMATS, namedFormat, regexError } from "../../../../../lib/cel/libraries/format.js";
+import { NAMED_FORMATS, namedFormat, regexError } from "../../../../../lib/cel/implementations/format.js";
 
 const LABEL_RE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";

@@ -13,12 +13,13 @@ import {
   invalid,
   OMIT_VALUE,
   withType,
-} from "../field/error.js";
-import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
-import type { SchemaNode } from "../schema/structural.js";
-import { correlatedEqual, deepEqualJson } from "../schema/validate.js";
+} from "../../field/error.js";
+import { childOf, indexOf, keyOf, type Path } from "../../field/path.js";
+import type { SchemaNode } from "../../schema/structural.js";
+import { correlatedEqual, deepEqualJson } from "../../schema/validate.js";
+import { Optional } from "../engine.js";
+import { evaluate } from "../program.js";
 import type { CelVersionProgram, CompiledRule, NodeRules } from "./compile.js";
-import { CostLimitExceeded, EvaluationError, evaluateMetered, Optional } from "./engine.js";
 
 const NO_OLD: unique symbol = Symbol("no-old");
 type Old = unknown | typeof NO_OLD;
@@ -135,20 +136,18 @@ function evaluateNode(
       activation.oldSelf = rule.optionalOldSelf ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : oldSelf;
     }
     if (budget.stopped) return;
-    let result: unknown;
-    try {
-      const r = evaluateMetered(rule.program, activation, PER_CALL_LIMIT);
-      result = r.value;
-      budget.remaining -= r.cost;
-    } catch (e) {
-      if (e instanceof CostLimitExceeded) {
-        out.errors.push(costError(rules, rule, path, ctx, "call"));
-        budget.stopped = true;
-        return;
-      }
-      out.errors.push(runtimeError(e, rule, rules, path, ctx));
+    const r = evaluate(rule.program, activation, PER_CALL_LIMIT);
+    if (r.kind === "cost-limit-exceeded") {
+      out.errors.push(costError(rules, rule, path, ctx, "call"));
+      budget.stopped = true;
+      return;
+    }
+    if (r.kind === "error") {
+      out.errors.push(runtimeError(r, rule, rules, path, ctx));
       continue;
     }
+    budget.remaining -= r.cost;
+    const result = r.value;
     if (budget.remaining < 0) {
       out.errors.push(costError(rules, rule, path, ctx, "budget"));
       budget.stopped = true;
@@ -194,22 +193,17 @@ function failure(
     if (rule.optionalOldSelf) {
       if (oldSelf !== undefined) msgActivation.oldSelf = oldSelf;
     } else if (activation.oldSelf !== undefined) msgActivation.oldSelf = activation.oldSelf;
-    try {
-      const r = evaluateMetered(
-        rule.messageProgram,
-        msgActivation,
-        Math.min(PER_CALL_LIMIT, Math.max(budget.remaining, 0)),
-      );
+    const r = evaluate(rule.messageProgram, msgActivation, Math.min(PER_CALL_LIMIT, Math.max(budget.remaining, 0)));
+    // Over the budget: evaluation stops. Any other error falls back to the static message, as the API server
+    // does (it only logs the error).
+    if (r.kind === "cost-limit-exceeded") return undefined;
+    if (r.kind === "value") {
       budget.remaining -= r.cost;
       const m = r.value;
       if (typeof m === "string") {
         const t = m.trim();
         if (t !== "" && !t.includes("\n") && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES) detail = t;
       }
-    } catch (e) {
-      // Over the budget: evaluation stops. Any other error falls back to the static message, as the API server
-      // does (it only logs the error).
-      if (e instanceof CostLimitExceeded) return undefined;
     }
   }
   const field = fieldText(path, rule.fieldPath);
@@ -220,47 +214,14 @@ function failure(
   return withType(type, field, shown, detail, c);
 }
 
-/** cel-go's text for an engine runtime error. */
-function celErrorText(e: unknown): { text: string; noSuchOverload: boolean } {
-  if (e instanceof EvaluationError) {
-    const summary = e.summary ?? e.message;
-    switch (e.code) {
-      case "no_such_key": {
-        const m = /^No such key: (.*)$/i.exec(summary);
-        return { text: `no such key: ${m?.[1] ?? summary}`, noSuchOverload: false };
-      }
-      case "index_out_of_bounds": {
-        const m = /index (-?\d+)/.exec(summary);
-        return { text: `index out of bounds: ${m?.[1] ?? summary}`, noSuchOverload: false };
-      }
-      case "division_by_zero":
-        return { text: "division by zero", noSuchOverload: false };
-      case "modulo_by_zero":
-        return { text: "modulus by zero", noSuchOverload: false };
-      case "numeric_overflow":
-        return { text: "integer overflow", noSuchOverload: false };
-      case "optional_value_missing":
-        return { text: "optional.none() dereference", noSuchOverload: false };
-      case "no_such_overload":
-      case "no_matching_overload":
-      case "field_type_mismatch":
-      case "invalid_logical_operand":
-        return { text: "no such overload", noSuchOverload: true };
-      default:
-        return { text: e.message.split("\n")[0] === summary ? summary : (summary ?? e.message), noSuchOverload: false };
-    }
-  }
-  return { text: e instanceof Error ? e.message : String(e), noSuchOverload: false };
-}
-
 function runtimeError(
-  e: unknown,
+  e: { message: string; noSuchOverload: boolean },
   rule: CompiledRule,
   rules: NodeRules,
   path: Path | null,
   ctx: ErrorContext,
 ): FieldError {
-  const { text, noSuchOverload } = celErrorText(e);
+  const { message: text, noSuchOverload } = e;
   const c: ErrorContext = { ...ctx, source: { ...ctx.source, rule: rule.source.rule }, origin: "cel" };
   const detail = noSuchOverload
     ? `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${rule.ruleErrorString}`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isCIDR, parseCIDR } from "../../../../../lib/cel/libraries/cidr.js";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
-import { parseIP } from "../../../../../lib/cel/libraries/ip.js";
+import { isCIDR, parseCIDR } from "../../../../../lib/cel/implementations/cidr.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
+import { parseIP } from "../../../../../lib/cel/implementations/ip.js";
 
 function thrown(fn: () => unknown): LibraryError {
   try {

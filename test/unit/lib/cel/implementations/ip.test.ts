@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LibraryError } from "../../../../../lib/cel/libraries/error.js";
-import { ipIsCanonical, isIP, parseIP } from "../../../../../lib/cel/libraries/ip.js";
+import { LibraryError } from "../../../../../lib/cel/implementations/error.js";
+import { ipIsCanonical, isIP, parseIP } from "../../../../../lib/cel/implementations/ip.js";
 
 function errorOf(fn: () => unknown): string {
   try {

@@ -1,0 +1,276 @@
+/**
+ * Compiles every `x-kubernetes-validations` rule of a CRD version once, at bundle load: one environment per version
+ * with the schema's types, `self`/`oldSelf` declared per rule node, each rule and messageExpression compiled
+ * (../program.ts), and per-rule facts computed (uses oldSelf, optionalOldSelf, the message fallback, the cause type
+ * from `reason`, the normalised `fieldPath`, the estimated cost). Problems are compile issues with the API server's
+ * messages (CRD-creation checks, spec/k8s-cel-semantics.md §4 "Compile-time checks of rules").
+ */
+import type { FieldErrorType } from "../../field/error.js";
+import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/structural.js";
+import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
+import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
+import { schemaSizes } from "../cost/schema-sizes.js";
+import { type CelEnvironment, createCelEnvironment } from "../environment.js";
+import { type CelProgram, compileExpression, usesVariable } from "../program.js";
+import { type CelType, CelTypeRegistry } from "../schema-types.js";
+import { normaliseFieldPath } from "./field-path.js";
+
+export interface CompiledRule {
+  source: ValidationRule;
+  program: CelProgram;
+  usesOldSelf: boolean;
+  optionalOldSelf: boolean;
+  /** The trimmed `message`, or `failed rule: <rule>`. */
+  staticMessage: string;
+  /** `ruleErrorString`: the trimmed message when set, else the trimmed rule text. */
+  ruleErrorString: string;
+  messageProgram?: CelProgram;
+  reasonType: FieldErrorType;
+  /** The normalised fieldPath appended to the node's path as one element (`spec.a.b` style), if any. */
+  fieldPath?: string;
+  /** The rule's estimated cost (max, before the cardinality), as the API server estimates it. */
+  estimatedCost: number;
+  /** The messageExpression's estimated cost (max), if it has one that compiled. */
+  messageEstimatedCost?: number;
+}
+
+export interface NodeRules {
+  selfType: CelType;
+  rules: CompiledRule[];
+}
+
+export interface CelVersionProgram {
+  /** The compiled rules of each schema node that has rules. */
+  nodes: Map<SchemaNode, NodeRules>;
+  /** Nodes at or above a node with rules (the walk skips every other subtree). */
+  relevant: Set<SchemaNode>;
+  ruleCount: number;
+}
+
+const REASONS: Record<string, FieldErrorType> = {
+  FieldValueInvalid: "FieldValueInvalid",
+  FieldValueForbidden: "FieldValueForbidden",
+  FieldValueRequired: "FieldValueRequired",
+  FieldValueDuplicate: "FieldValueDuplicate",
+};
+
+let versionCounter = 0;
+
+/** A schema node that carries rules. */
+interface RuleNode {
+  node: SchemaNode;
+  isRoot: boolean;
+  cardinality: Cardinality;
+}
+
+/** Step 1: the nodes with rules (with their cardinality) and the nodes at or above them. */
+function collectRuleNodes(root: SchemaNode): { withRules: RuleNode[]; relevant: Set<SchemaNode> } {
+  const relevant = new Set<SchemaNode>();
+  const withRules: RuleNode[] = [];
+  const seen = new Set<SchemaNode>();
+  const collect = (n: SchemaNode, isRoot: boolean, cardinality: Cardinality): boolean => {
+    if (seen.has(n)) return relevant.has(n);
+    seen.add(n);
+    let has = n.validations.length > 0;
+    if (has) withRules.push({ node: n, isRoot, cardinality });
+    const cc = childCardinality(n, cardinality);
+    if (n.properties !== null) for (const p of n.properties.values()) if (collect(p, false, cc)) has = true;
+    if (n.additionalProperties !== null && collect(n.additionalProperties, false, cc)) has = true;
+    if (n.items !== null && collect(n.items, false, cc)) has = true;
+    if (has) relevant.add(n);
+    return has;
+  };
+  collect(root, true, ROOT_CARDINALITY);
+  return { withRules, relevant };
+}
+
+/** The rule's fields as the API server prints them in compile errors (Go's JSON of the ValidationRule). */
+function ruleJson(r: ValidationRule): string {
+  const o: Record<string, unknown> = {
+    Rule: r.rule,
+    Message: r.message ?? "",
+    MessageExpression: r.messageExpression ?? "",
+  };
+  if (r.reason !== undefined) o.Reason = r.reason;
+  o.FieldPath = r.fieldPath ?? "";
+  o.OptionalOldSelf = r.optionalOldSelf ?? null;
+  return JSON.stringify(o);
+}
+
+/** Where one node's rules compile: its environments (per optionalOldSelf), cost facts and issue sink. */
+interface NodeContext {
+  node: SchemaNode;
+  resourceRoot: boolean;
+  cardinality: Cardinality;
+  /** The environment with `self` and `oldSelf` (optional<T> when `optional`); undefined when self has no CEL type. */
+  environment(optional: boolean): CelEnvironment | undefined;
+  costTotal: SchemaCostTotal;
+  issues: CompileIssue[];
+}
+
+/** Step 3: the environments of one node's rules, made on first use. */
+function nodeEnvironments(
+  versionEnv: CelEnvironment,
+  selfType: CelType | null,
+  sizes: ReturnType<typeof schemaSizes>,
+): (optional: boolean) => CelEnvironment | undefined {
+  const envs = new Map<boolean, CelEnvironment>();
+  return (optional) => {
+    if (selfType === null) return undefined;
+    let e = envs.get(optional);
+    if (e === undefined) {
+      const oldSelf = optional ? `optional<${selfType.name}>` : selfType.name;
+      e = versionEnv.extend({ variables: { self: selfType.name, oldSelf }, sizes });
+      envs.set(optional, e);
+    }
+    return e;
+  };
+}
+
+/** Step 4a: the checks of a rule's fields; its reason's cause type and normalised fieldPath, or undefined. */
+function checkRuleFields(
+  rule: ValidationRule,
+  node: SchemaNode,
+  fail: (field: string, message: string) => void,
+): { reasonType: FieldErrorType; fieldPath: string | undefined } | undefined {
+  if (rule.rule.trim() === "") {
+    fail("rule", "Required value: rule is not specified");
+    return undefined;
+  }
+  if (rule.rule.includes("\n") && (rule.message === undefined || rule.message.trim() === "")) {
+    fail("message", "Required value: message must be specified if rule contains line breaks");
+  }
+  if (rule.message !== undefined && rule.message.trim() === "" && rule.messageExpression === undefined) {
+    fail("message", "Invalid value: must be non-empty if specified");
+  }
+  if (rule.message?.includes("\n")) fail("message", "Invalid value: must not contain line breaks");
+  const reasonType = rule.reason === undefined ? "FieldValueInvalid" : REASONS[rule.reason];
+  if (reasonType === undefined) {
+    fail(
+      "reason",
+      `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+    );
+    return undefined;
+  }
+  let fieldPath: string | undefined;
+  if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
+    fieldPath = normaliseFieldPath(rule.fieldPath, node);
+    if (fieldPath === undefined) {
+      fail("fieldPath", `Invalid value: ${JSON.stringify(rule.fieldPath)}: must be a valid path`);
+      return undefined;
+    }
+  }
+  return { reasonType, fieldPath };
+}
+
+/** Step 4c: compiles a rule's messageExpression into `compiled` (issues for what does not compile). */
+function compileMessageExpression(
+  rule: ValidationRule,
+  env: CelEnvironment,
+  compiled: CompiledRule,
+  at: string,
+  ctx: NodeContext,
+  fail: (field: string, message: string) => void,
+): void {
+  const text = rule.messageExpression;
+  if (text === undefined) return;
+  if (text.trim() === "") {
+    fail("messageExpression", "Required value: messageExpression must be non-empty if specified");
+    return;
+  }
+  const r = compileExpression(env, text, { expectedType: "string" });
+  if (r.kind === "failed") {
+    fail(
+      "messageExpression",
+      r.reason === "type"
+        ? `Invalid value: ${ruleJson(rule)}: messageExpression must evaluate to a string`
+        : `Invalid value: ${ruleJson(rule)}: messageExpression compilation failed: ${r.message}`,
+    );
+    return;
+  }
+  const messageCostIssue = messageExpressionCostIssue(r.cost.max);
+  if (messageCostIssue !== undefined) fail("messageExpression", messageCostIssue);
+  ctx.costTotal.observe(`${at}.messageExpression`, r.cost.max);
+  compiled.messageProgram = r.program;
+  compiled.messageEstimatedCost = r.cost.max;
+}
+
+/** Step 4: compiles one rule of a node (index `i`); undefined when it does not compile. */
+function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): CompiledRule | undefined {
+  const { node } = ctx;
+  const at = `${node.schemaPath === "" ? "" : `${node.schemaPath}.`}x-kubernetes-validations[${i}]`;
+  const fail = (field: string, message: string) =>
+    ctx.issues.push({ path: `${at}.${field}`, message, severity: "error" });
+  const fields = checkRuleFields(rule, node, fail);
+  if (fields === undefined) return undefined;
+  const env = ctx.environment(rule.optionalOldSelf === true);
+  if (env === undefined) {
+    fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: the schema of this node has no CEL type`);
+    return undefined;
+  }
+  const r = compileExpression(env, rule.rule, { expectedType: "bool" });
+  if (r.kind === "failed") {
+    fail(
+      "rule",
+      r.reason === "type"
+        ? `Invalid value: ${ruleJson(rule)}: cel expression must evaluate to a bool`
+        : `Invalid value: ${ruleJson(rule)}: compilation failed: ${r.message}`,
+    );
+    return undefined;
+  }
+  const cost = ruleCost(r.cost.max, node, ctx.cardinality, ctx.resourceRoot);
+  const costIssue = ruleCostIssue(cost);
+  if (costIssue !== undefined) fail("rule", costIssue);
+  ctx.costTotal.observe(`${at}.rule`, cost);
+  const usesOldSelf = usesVariable(r.program, "oldSelf");
+  if (rule.optionalOldSelf === true && !usesOldSelf) {
+    fail("optionalOldSelf", "Invalid value: true: may not be set if oldSelf is not used in rule");
+    return undefined;
+  }
+  const trimmedMessage = rule.message?.trim();
+  const hasMessage = trimmedMessage !== undefined && trimmedMessage !== "";
+  const compiled: CompiledRule = {
+    source: rule,
+    program: r.program,
+    usesOldSelf,
+    optionalOldSelf: rule.optionalOldSelf === true,
+    staticMessage: hasMessage ? trimmedMessage : `failed rule: ${rule.rule.trim()}`,
+    ruleErrorString: hasMessage ? trimmedMessage : rule.rule.trim(),
+    reasonType: fields.reasonType,
+    estimatedCost: r.cost.max,
+  };
+  if (fields.fieldPath !== undefined) compiled.fieldPath = fields.fieldPath;
+  compileMessageExpression(rule, env, compiled, at, ctx, fail);
+  return compiled;
+}
+
+/** Compiles the rules of one CRD version schema. Issue paths are relative to openAPIV3Schema. */
+export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVersionProgram {
+  const nodes = new Map<SchemaNode, NodeRules>();
+  const { withRules, relevant } = collectRuleNodes(root);
+  if (withRules.length === 0) return { nodes, relevant, ruleCount: 0 };
+
+  // Step 2: the version's types, declared in one environment.
+  const registry = new CelTypeRegistry(`k8s.v${versionCounter++}.`);
+  const types = new Map<SchemaNode, CelType | null>();
+  for (const { node, isRoot } of withRules) types.set(node, registry.typeOf(node, isRoot));
+  const versionEnv = createCelEnvironment({ objectTypes: registry.objectTypes });
+
+  let ruleCount = 0;
+  const costTotal = new SchemaCostTotal();
+  for (const { node, isRoot, cardinality } of withRules) {
+    const resourceRoot = isRoot || node.embeddedResource;
+    const selfType = types.get(node) ?? null;
+    const environment = nodeEnvironments(versionEnv, selfType, schemaSizes(node, resourceRoot));
+    const ctx: NodeContext = { node, resourceRoot, cardinality, environment, costTotal, issues };
+    const compiled: CompiledRule[] = [];
+    node.validations.forEach((rule, i) => {
+      ruleCount++;
+      const c = compileRule(rule, i, ctx);
+      if (c !== undefined) compiled.push(c);
+    });
+    if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
+  }
+  issues.push(...costTotal.issues());
+  return { nodes, relevant, ruleCount };
+}

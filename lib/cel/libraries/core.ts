@@ -1,0 +1,72 @@
+/**
+ * What every tollgate environment has besides the engine's base language: the functions the source rewrites call
+ * (../rewrite.ts: `has()` on any operand, two-variable comprehensions), and Go-exact versions of standard functions
+ * the engine gets wrong (`matches` with RE2 semantics, `string(timestamp)` in RFC 3339 with nanoseconds,
+ * `timestamp(timestamp)`, equality of optionals).
+ */
+import type { EngineRegistrar, Optional } from "../engine.js";
+import { celEquals } from "../equality.js";
+import { type CelLibrary, celError } from "./library.js";
+import { regex } from "./regex.js";
+
+/** `has()` on an arbitrary operand (see ../rewrite.ts). */
+function hasField(target: unknown, field: string): boolean {
+  if (target instanceof Map) return target.has(field);
+  if (typeof target === "object" && target !== null) return Object.hasOwn(target, field);
+  throw celError("no such overload");
+}
+
+/** Go's time.Time.Format(time.RFC3339Nano) in UTC, as cel-go prints `string(timestamp)`. */
+function timestampString(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/\.000Z$/, "Z")
+    .replace(/(\.\d*?)0+Z$/, "$1Z");
+}
+
+/** Optional equality (cel-go: equal when both are empty or both hold equal values; never equal to null). */
+function optionalEquals(a: Optional, b: Optional): boolean {
+  if (a.hasValue() !== b.hasValue()) return false;
+  return !a.hasValue() || celEquals(a.value(), b.value());
+}
+
+/** Index/key and value pairs of a list or map, for two-variable comprehensions (see ../rewrite.ts). */
+function entries(x: unknown): unknown[][] {
+  if (Array.isArray(x)) return x.map((v, i) => [BigInt(i), v]);
+  if (x instanceof Map) return [...x].map(([k, v]) => [k, v]);
+  if (typeof x === "object" && x !== null) return Object.entries(x);
+  throw celError("no such overload");
+}
+
+function mergeMaps(maps: unknown[]): Map<unknown, unknown> {
+  const out = new Map<unknown, unknown>();
+  for (const m of maps) {
+    for (const [k, v] of entries(m)) {
+      if (out.has(k)) throw celError(`insert failed: key ${String(k)} already exists`);
+      out.set(k, v);
+    }
+  }
+  return out;
+}
+
+function register(env: EngineRegistrar): void {
+  env.registerFunction("__entries(dyn): list<list<dyn>>", (x: unknown) => entries(x));
+  env.registerFunction(
+    "__fromEntries(list<list<dyn>>): map<dyn, dyn>",
+    (l: unknown[][]) => new Map(l.map((e) => [e[0], e[1]])),
+  );
+  env.registerFunction("__mergeMaps(list<dyn>): map<dyn, dyn>", (l: unknown[]) => mergeMaps(l));
+  env.registerOperator("optional<A> == optional<A>", (a: Optional, b: Optional) => optionalEquals(a, b));
+  env.registerOperator("optional<dyn> == null", () => false);
+  env.registerFunction("__has(dyn, string): bool", (t: unknown, f: string) => hasField(t, f));
+  env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (d: Date) => d);
+  env.registerFunction("string(google.protobuf.Timestamp): string", (d: Date) => timestampString(d));
+  env.registerFunction("string.__re2matches(string): bool", (s: string, p: string) => regex(p).test(s));
+  env.registerFunction("__re2matchesFn(string, string): bool", (s: string, p: string) => regex(p).test(s));
+}
+
+export const CORE_LIBRARY: CelLibrary = {
+  name: "core",
+  register,
+  renames: { matches: "__re2matches", "global:matches": "__re2matchesFn" },
+};

@@ -1,0 +1,58 @@
+/**
+ * What a CEL library is in tollgate: one file of this folder per library (as kube-apiserver's
+ * `pkg/cel/library` and cel-go's `ext` define them), holding
+ *
+ * - the declarations it adds to an environment (types, constants, functions and operators, with their signatures),
+ *   wired to implementations in ../implementations/ (engine-independent, Go-exact values and functions);
+ * - the engine built-ins it replaces (`renames`: the method is renamed in the syntax tree before the type check);
+ * - the static cost estimates of its functions (`callCosts`, Kubernetes' `EstimateCallCost` and cel-go's).
+ *
+ * An environment is built from a list of libraries (../environment.ts). Adding a function touches its library file
+ * and its implementation.
+ */
+import type { CallCostEstimator } from "../cost/operand.js";
+import { type EngineRegistrar, EvaluationError } from "../engine.js";
+import { LibraryError } from "../implementations/error.js";
+
+export interface CelLibrary {
+  /** The library's name, as upstream names it (`quantity`, `strings`, …). */
+  readonly name: string;
+  /** Declares the library's types, constants, functions and operators. */
+  register(registrar: EngineRegistrar): void;
+  /**
+   * Built-ins this library replaces: method name → the name of the function it registers instead; a key
+   * `global:<name>` renames calls of the global function `<name>`.
+   */
+  readonly renames?: Readonly<Record<string, string>>;
+  /**
+   * Static cost estimates by function name (methods by their name, global functions of a namespace as
+   * `<namespace>.<name>`, operators as `_==_`). An estimator returns undefined where it does not apply; the
+   * estimator then falls back to cel-go's built-in costs, and to 1.
+   */
+  readonly callCosts?: Readonly<Record<string, CallCostEstimator>>;
+}
+
+/** A CEL runtime error with cel-go's text. */
+export function celError(message: string): EvaluationError {
+  return new EvaluationError(message);
+}
+
+type Fn = (...args: never[]) => unknown;
+
+/** Wraps an implementation so its errors reach the engine as evaluation errors with Kubernetes' text. */
+export function libraryCall<F extends Fn>(fn: F): F {
+  return ((...args: never[]) => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      if (e instanceof LibraryError) {
+        throw new EvaluationError({
+          code: e.code === "no_such_overload" ? "no_such_overload" : "k8s_library",
+          message: e.message,
+        });
+      }
+      if (e instanceof RangeError) throw new EvaluationError({ code: "numeric_overflow", message: "integer overflow" });
+      throw e;
+    }
+  }) as F;
+}

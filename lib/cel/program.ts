@@ -1,0 +1,247 @@
+/**
+ * Compiling and evaluating one CEL expression in an environment: the one path every expression takes (CRD rules
+ * and their messageExpressions, admission policy expressions, the CEL conformance tests).
+ *
+ * Compiling (cel-go `env.Compile` plus the API server's checks) runs these steps:
+ *
+ * 1. parse;
+ * 2. refuse engine built-ins Kubernetes 1.36 does not have (`json`, `hex`, `base64`, `at`, `cel.bind`), on the tree
+ *    as written;
+ * 3. rewrite the source where the engine's language differs from cel-go's (rewrite.ts), and parse again;
+ * 4. refuse literal patterns of `matches`, `find` and `findAll` that do not compile (cel-go checks them at compile
+ *    time);
+ * 5. rename built-ins the libraries replace (Go-exact versions of `matches`, `lowerAscii`, …);
+ * 6. type-check, and compare the output type with the expected one;
+ * 7. estimate the cost (cost/estimate.ts);
+ * 8. give `||`/`&&` cel-go's error order and `==`/`+` on lists Kubernetes' list-type semantics.
+ *
+ * Evaluating runs the program with a cost limit (cel-go's runtime cost, engine.ts) and words errors as cel-go does.
+ */
+import { estimateCost } from "./cost/estimate.js";
+import type { CostEstimate } from "./cost/range.js";
+import {
+  applyCelGoLogicalOperators,
+  applyListOperators,
+  CostLimitExceeded,
+  type EngineProgram,
+  EvaluationError,
+  evaluateMetered,
+  parseExpression,
+  referencesIdentifier,
+  renameMethodCalls,
+  type SyntaxNode,
+  syntaxChildren,
+  syntaxOf,
+  typeCheck,
+} from "./engine.js";
+import type { CelEnvironment } from "./environment.js";
+import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
+import { checkLiteralPattern } from "./libraries/regex.js";
+import { rewriteSource } from "./rewrite.js";
+
+/** A compiled expression, ready to evaluate. */
+export interface CelProgram {
+  /** The checked syntax tree (after the rewrites and renames), for facts such as the variables it uses. */
+  readonly syntax: SyntaxNode;
+  /** The engine's program. */
+  readonly engine: EngineProgram;
+}
+
+export interface CompileOptions {
+  /** The type the expression must have (`bool`, `string`, …; cel-go's type names). Default: any type. */
+  readonly expectedType?: string;
+  /**
+   * Whether to type-check. Default true. Only the CEL conformance tests turn it off (their `disable_check`); an
+   * unchecked program has no output type and a meaningless cost estimate.
+   */
+  readonly typeCheck?: boolean;
+}
+
+/**
+ * The outcome of compiling. A failure's `message` has cel-go's wording: for `reason: "compile"` the issue text
+ * (`ERROR: <input>: undeclared reference to 'x' (in container '')`, without cel-go's line:column and source
+ * excerpt), which the API server shows after `compilation failed: `; for `reason: "type"` the output type did not
+ * match (`message` is `must evaluate to <expected>`, as admission policies word it).
+ */
+export type CompileResult =
+  | {
+      kind: "compiled";
+      program: CelProgram;
+      /** The checked output type (`dyn` when the type check is off). */
+      outputType: string;
+      /** The static cost estimate (min and max); the API server checks `max` against its limits. */
+      cost: CostEstimate;
+    }
+  | { kind: "failed"; reason: "compile"; message: string }
+  | { kind: "failed"; reason: "type"; message: string; outputType: string };
+
+type Failure = Extract<CompileResult, { kind: "failed" }>;
+
+/** Engine built-ins (methods) Kubernetes 1.36 does not offer: they must not compile. */
+const UNAVAILABLE_METHODS = new Set(["json", "hex", "base64", "at"]);
+
+function compileError(detail: string): Failure {
+  return { kind: "failed", reason: "compile", message: `ERROR: <input>: ${detail}` };
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+}
+
+/** Step 2: a call of a built-in Kubernetes does not have, as cel-go reports it. */
+function findUnavailable(node: SyntaxNode): string | undefined {
+  if (node.op === "rcall") {
+    const [name, target] = node.args;
+    if (name === "bind" && target.op === "id" && target.args === "cel")
+      return "undeclared reference to 'cel' (in container '')";
+    if (UNAVAILABLE_METHODS.has(name)) return `found no matching overload for '${name}'`;
+  }
+  for (const c of syntaxChildren(node)) {
+    const r = findUnavailable(c);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** Step 4: a literal pattern of `matches` / `find` / `findAll` that does not compile. */
+function findBadLiteralPattern(node: SyntaxNode): string | undefined {
+  if (node.op === "rcall") {
+    const [name, , args] = node.args;
+    const first = args[0];
+    if (
+      (name === "matches" || name === "find" || name === "findAll") &&
+      first?.op === "value" &&
+      typeof first.args === "string"
+    ) {
+      const err = checkLiteralPattern(first.args);
+      if (err !== undefined)
+        return name === "matches"
+          ? "invalid matches argument"
+          : `error parsing regexp: ${err.replace(/^error parsing regexp: /, "")}`;
+    }
+  }
+  for (const c of syntaxChildren(node)) {
+    const r = findBadLiteralPattern(c);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** The engine's check errors in cel-go's wording where they differ. */
+function checkErrorText(summary: string): string {
+  const key = /^No such key: (.*)$/.exec(summary);
+  if (key !== null) return `undefined field '${key[1]}'`;
+  const unknownVar = /^Unknown variable: (.*)$/.exec(summary);
+  if (unknownVar !== null) return `undeclared reference to '${unknownVar[1]}' (in container '')`;
+  return summary;
+}
+
+/** Steps 1 to 4: the parsed, rewritten program, or the compile failure. */
+function parseAndRewrite(env: CelEnvironment, text: string): { kind: "parsed"; program: EngineProgram } | Failure {
+  let program: EngineProgram;
+  try {
+    program = parseExpression(env.engine, text);
+    const unavailable = findUnavailable(syntaxOf(program));
+    if (unavailable !== undefined) return compileError(unavailable);
+    const rewritten = rewriteSource(text, syntaxOf(program));
+    if (rewritten !== undefined) program = parseExpression(env.engine, rewritten);
+  } catch (e) {
+    return compileError(firstLine(e));
+  }
+  const badPattern = findBadLiteralPattern(syntaxOf(program));
+  if (badPattern !== undefined) return compileError(badPattern);
+  return { kind: "parsed", program };
+}
+
+/** Compiles one expression in an environment (see the module comment for the steps). */
+export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
+  const parsed = parseAndRewrite(env, text);
+  if (parsed.kind === "failed") return parsed;
+  const program = parsed.program;
+  const syntax = syntaxOf(program);
+  renameMethodCalls(syntax, env.renames);
+  let outputType = "dyn";
+  if (options.typeCheck !== false) {
+    const check = typeCheck(program);
+    if (!check.valid) return compileError(checkErrorText(check.summary));
+    outputType = check.type;
+    const expected = options.expectedType;
+    if (expected !== undefined && outputType !== expected) {
+      return { kind: "failed", reason: "type", message: `must evaluate to ${expected}`, outputType };
+    }
+  }
+  const cost = estimateCost(syntax, env.cost);
+  applyCelGoLogicalOperators(syntax);
+  applyListOperators(syntax, KUBERNETES_LIST_OPERATORS);
+  return { kind: "compiled", program: { syntax, engine: program }, outputType, cost };
+}
+
+/** Whether a compiled expression uses the variable `name` (e.g. `oldSelf`, which decides when a rule runs). */
+export function usesVariable(program: CelProgram, name: string): boolean {
+  return referencesIdentifier(program.syntax, name);
+}
+
+/**
+ * The outcome of one evaluation: the value and the cost spent; a runtime error in cel-go's wording
+ * (`noSuchOverload`: cel-go's "no such overload", which the API server words differently); or the cost limit
+ * was exceeded (cel-go "operation cancelled: actual cost limit exceeded").
+ */
+export type EvaluationResult =
+  | { kind: "value"; value: unknown; cost: number }
+  | { kind: "error"; message: string; noSuchOverload: boolean }
+  | { kind: "cost-limit-exceeded" };
+
+/** cel-go's text for an engine runtime error. */
+function runtimeErrorText(e: unknown): { message: string; noSuchOverload: boolean } {
+  if (e instanceof EvaluationError) {
+    const summary = e.summary ?? e.message;
+    switch (e.code) {
+      case "no_such_key": {
+        const m = /^No such key: (.*)$/i.exec(summary);
+        return { message: `no such key: ${m?.[1] ?? summary}`, noSuchOverload: false };
+      }
+      case "index_out_of_bounds": {
+        const m = /index (-?\d+)/.exec(summary);
+        return { message: `index out of bounds: ${m?.[1] ?? summary}`, noSuchOverload: false };
+      }
+      case "division_by_zero":
+        return { message: "division by zero", noSuchOverload: false };
+      case "modulo_by_zero":
+        return { message: "modulus by zero", noSuchOverload: false };
+      case "numeric_overflow":
+        return { message: "integer overflow", noSuchOverload: false };
+      case "optional_value_missing":
+        return { message: "optional.none() dereference", noSuchOverload: false };
+      case "no_such_overload":
+      case "no_matching_overload":
+      case "field_type_mismatch":
+      case "invalid_logical_operand":
+        return { message: "no such overload", noSuchOverload: true };
+      default:
+        return {
+          message: e.message.split("\n")[0] === summary ? summary : (summary ?? e.message),
+          noSuchOverload: false,
+        };
+    }
+  }
+  return { message: e instanceof Error ? e.message : String(e), noSuchOverload: false };
+}
+
+/**
+ * Evaluates a compiled expression with the variables of `activation` (CEL values: int as bigint, double as number,
+ * lists as arrays, maps as Map or plain objects, declared object types as their values) and a cost limit (cel-go's
+ * runtime cost; `Infinity` for none).
+ */
+export function evaluate(
+  program: CelProgram,
+  activation: Readonly<Record<string, unknown>>,
+  costLimit: number,
+): EvaluationResult {
+  try {
+    const { value, cost } = evaluateMetered(program.engine, activation, costLimit);
+    return { kind: "value", value, cost };
+  } catch (e) {
+    if (e instanceof CostLimitExceeded) return { kind: "cost-limit-exceeded" };
+    return { kind: "error", ...runtimeErrorText(e) };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Source rewrites before the type check, where the engine's language differs from cel-go's (Kubernetes 1.36):
+ *
+ * - the engine's `has()` only accepts identifier/select chains, while cel-go accepts any operand
+ *   (`has(self.items[0].name)`): such calls become `__has(<operand>, '<field>')`;
+ * - `'%s: %d'.format([s, i])` is exempt from the homogeneous-literal check in Kubernetes: the list literal's
+ *   elements are wrapped in `dyn()` so the engine types it `list<dyn>`;
+ * - two-variable comprehensions (Kubernetes 1.32+, cel-go ext.TwoVarComprehensions), which the engine lacks:
+ *   `x.all(k, v, p)` becomes a one-variable comprehension over `__entries(x)` (index/key and value pairs) with `k`
+ *   and `v` bound by the engine's `cel.bind` (expressions may not call `cel.bind` themselves: program.ts checks
+ *   that on the original tree). The two variables are typed dyn.
+ *
+ * The functions the rewrites call are in libraries/core.ts; the cost estimator recognises the rewrites
+ * (cost/comprehensions.ts) and costs them as cel-go costs the original.
+ */
+import { callOf, identifierName, type SyntaxNode, syntaxChildren } from "./engine.js";
+
+function isSelectChain(n: SyntaxNode): boolean {
+  if (n.op === "id") return true;
+  if (n.op === ".") return isSelectChain(n.args[0]);
+  return false;
+}
+
+/** The rewritten source text, or undefined when nothing needs rewriting. `syntax` is the parse of `text`. */
+export function rewriteSource(text: string, syntax: SyntaxNode): string | undefined {
+  let changed = false;
+  const sorted = (n: SyntaxNode) => [...syntaxChildren(n)].sort((a, b) => a.start - b.start);
+  const copy = (n: SyntaxNode): string => {
+    let out = "";
+    let pos = n.start;
+    for (const c of sorted(n)) {
+      if (c.start < pos) return text.slice(n.start, n.end); // unexpected overlap: keep the source as is
+      out += text.slice(pos, c.start) + render(c);
+      pos = c.end;
+    }
+    return out + text.slice(pos, n.end);
+  };
+  const render = (n: SyntaxNode): string => {
+    const call = callOf(n);
+    const arg = call?.args[0];
+    if (call?.target === undefined && call?.name === "has" && call.args.length === 1 && arg?.op === ".") {
+      if (!isSelectChain(arg)) {
+        changed = true;
+        return `__has(${render(arg.args[0])}, '${arg.args[1]}')`;
+      }
+    }
+    if (call?.target !== undefined) {
+      const target = call.target;
+      if (call.name === "format" && call.args.length === 1 && arg?.op === "list") {
+        changed = true;
+        const items = arg.args.map((e) => `dyn(${render(e)})`);
+        return `${render(target)}.format([${items.join(", ")}])`;
+      }
+      const two = twoVariableComprehension(call.name, call.args, render);
+      if (two !== undefined) {
+        changed = true;
+        return two(render(target));
+      }
+    }
+    return copy(n);
+  };
+  const out = text.slice(0, syntax.start) + render(syntax) + text.slice(syntax.end);
+  return changed ? out : undefined;
+}
+
+const TWO_VARIABLE_MACROS = new Set([
+  "all",
+  "exists",
+  "existsOne",
+  "exists_one",
+  "transformList",
+  "transformMap",
+  "transformMapEntry",
+]);
+
+/** The rewrite of a two-variable comprehension (`name` called with `args` on a receiver), if it is one. */
+function twoVariableComprehension(
+  name: string,
+  args: readonly SyntaxNode[],
+  render: (n: SyntaxNode) => string,
+): ((target: string) => string) | undefined {
+  if (!TWO_VARIABLE_MACROS.has(name) || args.length < 3 || args.length > 4) return undefined;
+  const kn = identifierName(args[0]);
+  const vn = identifierName(args[1]);
+  if (kn === undefined || vn === undefined) return undefined;
+  const bind = (e: SyntaxNode) => `cel.bind(${kn}, __e[0], cel.bind(${vn}, __e[1], ${render(e)}))`;
+  const last = args[args.length - 1]!;
+  const filter = args.length === 4 ? args[2]! : undefined;
+  switch (name) {
+    case "all":
+    case "exists":
+      return args.length === 3 ? (t) => `__entries(${t}).${name}(__e, ${bind(last)})` : undefined;
+    case "existsOne":
+    case "exists_one":
+      return args.length === 3 ? (t) => `__entries(${t}).exists_one(__e, ${bind(last)})` : undefined;
+    case "transformList":
+      return filter === undefined
+        ? (t) => `__entries(${t}).map(__e, ${bind(last)})`
+        : (t) => `__entries(${t}).filter(__e, ${bind(filter)}).map(__e, ${bind(last)})`;
+    case "transformMap":
+      return filter === undefined
+        ? (t) => `__fromEntries(__entries(${t}).map(__e, [__e[0], dyn(${bind(last)})]))`
+        : (t) => `__fromEntries(__entries(${t}).filter(__e, ${bind(filter)}).map(__e, [__e[0], dyn(${bind(last)})]))`;
+    case "transformMapEntry":
+      return args.length === 3 ? (t) => `__mergeMaps(__entries(${t}).map(__e, ${bind(last)}))` : undefined;
+    default:
+      return undefined;
+  }
+}

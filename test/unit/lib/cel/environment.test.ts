@@ -1,0 +1,210 @@
+/**
+ * lib/cel's public API in an environment of the caller's own (no CRD schema): declared variables and object types,
+ * a chosen set of libraries, compile failures in cel-go's wording, evaluation with a cost limit.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type CelLibrary,
+  compileExpression,
+  createCelEnvironment,
+  type EngineRegistrar,
+  evaluate,
+  KUBERNETES_LIBRARIES,
+  usesVariable,
+} from "../../../../lib/cel/index.js";
+
+const REQUEST = { name: "example.Request", fields: { name: "string", replicas: "int", user: "example.User" } };
+const USER = { name: "example.User", fields: { name: "string", groups: "list<string>" } };
+
+/** An environment shaped like an admission policy's: typed request, dyn params, a few plain variables. */
+function policyEnvironment() {
+  return createCelEnvironment({
+    // USER is declared after REQUEST, which names it: the environment orders them.
+    objectTypes: [REQUEST, USER],
+    variables: { request: REQUEST.name, params: "dyn", limit: "int", labels: "map<string, string>" },
+  });
+}
+
+const request = { name: "web-1", replicas: 3n, user: { name: "alice", groups: ["dev", "ops"] } };
+
+/** Compiles (expecting success) and evaluates with a generous cost limit. */
+function run(env: ReturnType<typeof policyEnvironment>, expr: string, activation: Record<string, unknown>) {
+  const c = compileExpression(env, expr);
+  if (c.kind === "failed") throw new Error(`${expr}: ${c.message}`);
+  return evaluate(c.program, activation, 1_000_000);
+}
+
+describe("createCelEnvironment: declared variables and object types", () => {
+  it.each([
+    { expr: "request.name.startsWith('web')", want: true },
+    { expr: "request.replicas > limit", want: true },
+    { expr: "request.user.groups.exists(g, g == 'ops')", want: true },
+    { expr: "labels['app'] + '/' + request.user.name", want: "web/alice" },
+    { expr: "params.prefix", want: "we" },
+    { expr: "quantity('1Gi').isGreaterThan(quantity('1Mi'))", want: true },
+  ])("$expr", ({ expr, want }) => {
+    // Act
+    const r = run(policyEnvironment(), expr, {
+      request,
+      limit: 2n,
+      labels: new Map([["app", "web"]]),
+      params: new Map([["prefix", "we"]]),
+    });
+    // Assess
+    expect(r).toMatchObject({ kind: "value", value: want });
+  });
+
+  it("accepts plain objects and Maps for maps and dyn values", () => {
+    const env = policyEnvironment();
+    expect(run(env, "params.a.b", { params: { a: { b: 1n } } })).toMatchObject({ value: 1n });
+    expect(run(env, "params.a.b", { params: new Map([["a", new Map([["b", 2n]])]]) })).toMatchObject({ value: 2n });
+  });
+
+  it("reports the output type and a static cost estimate", () => {
+    const c = compileExpression(policyEnvironment(), "request.replicas + limit");
+    expect(c).toMatchObject({ kind: "compiled", outputType: "int", cost: { min: 4, max: 4 } });
+  });
+
+  it("estimates unknown sizes as the worst case (no schema declares them)", () => {
+    const c = compileExpression(policyEnvironment(), "request.user.groups.all(g, g != '')");
+    expect(c.kind === "compiled" && c.cost.max).toBe(2 ** 64);
+  });
+
+  it("extends an environment with more variables, keeping the parent's", () => {
+    // Prepare
+    const parent = policyEnvironment();
+    const child = parent.extend({ variables: { oldRequest: REQUEST.name } });
+    // Act
+    const inChild = compileExpression(child, "request.name == oldRequest.name");
+    const inParent = compileExpression(parent, "request.name == oldRequest.name");
+    // Assess
+    expect(inChild.kind).toBe("compiled");
+    expect([...child.variables.keys()]).toEqual(["request", "params", "limit", "labels", "oldRequest"]);
+    expect(inParent).toEqual({
+      kind: "failed",
+      reason: "compile",
+      message: "ERROR: <input>: undeclared reference to 'oldRequest' (in container '')",
+    });
+  });
+
+  it("compiles == on an object type only when it declares equality", () => {
+    const point = { name: "example.Point", fields: { x: "int", y: "int" } };
+    const withEquals = createCelEnvironment({
+      objectTypes: [{ ...point, equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) }],
+      variables: { p: point.name },
+    });
+    const without = createCelEnvironment({ objectTypes: [point], variables: { p: point.name } });
+    expect(compileExpression(withEquals, "p == p").kind).toBe("compiled");
+    expect(compileExpression(without, "p == p")).toMatchObject({ kind: "failed", reason: "compile" });
+  });
+
+  it("refuses object types whose fields refer to each other without a value class", () => {
+    const a = { name: "example.A", fields: { b: "example.B" } };
+    const b = { name: "example.B", fields: { a: "example.A" } };
+    expect(() => createCelEnvironment({ objectTypes: [a, b] })).toThrow(/refers to itself/);
+  });
+});
+
+describe("compileExpression: failures in cel-go's wording", () => {
+  it.each([
+    // An admission policy's auditAnnotations have no `authorizer`.
+    {
+      expr: "authorizer.group('apps')",
+      message: "ERROR: <input>: undeclared reference to 'authorizer' (in container '')",
+    },
+    { expr: "request.nope == 1", message: "ERROR: <input>: undefined field 'nope'" },
+    { expr: "cel.bind(x, 1, x)", message: "ERROR: <input>: undeclared reference to 'cel' (in container '')" },
+    { expr: "b'a'.hex()", message: "ERROR: <input>: found no matching overload for 'hex'" },
+    { expr: "request.name.matches('(')", message: "ERROR: <input>: invalid matches argument" },
+    { expr: "request.name.find('(')", message: "ERROR: <input>: error parsing regexp: missing closing ): `(`" },
+  ])("$expr", ({ expr, message }) => {
+    expect(compileExpression(policyEnvironment(), expr)).toEqual({ kind: "failed", reason: "compile", message });
+  });
+
+  it("reports a parse error by its first line", () => {
+    const r = compileExpression(policyEnvironment(), "request.name ==");
+    expect(r).toMatchObject({ kind: "failed", reason: "compile" });
+    expect(r.kind === "failed" && r.message.startsWith("ERROR: <input>: ")).toBe(true);
+    expect(r.kind === "failed" && r.message.includes("\n")).toBe(false);
+  });
+
+  it("checks the expected output type", () => {
+    const env = policyEnvironment();
+    expect(compileExpression(env, "request.replicas", { expectedType: "bool" })).toEqual({
+      kind: "failed",
+      reason: "type",
+      message: "must evaluate to bool",
+      outputType: "int",
+    });
+    expect(compileExpression(env, "request.replicas", { expectedType: "int" }).kind).toBe("compiled");
+  });
+});
+
+describe("libraries", () => {
+  /** A stand-in for an admission policy's authorizer library: a type, a constant-free function and a cost. */
+  class Decision {
+    constructor(readonly allowed: boolean) {}
+  }
+  const DECISION_LIBRARY: CelLibrary = {
+    name: "decision",
+    register(env: EngineRegistrar) {
+      env.registerType("example.Decision", { ctor: Decision, fields: {} });
+      env.registerFunction("decide(string): example.Decision", (verb: string) => new Decision(verb === "get"));
+      env.registerFunction("example.Decision.allowed(): bool", (d: Decision) => d.allowed);
+    },
+    callCosts: { decide: () => ({ cost: { min: 7, max: 7 } }) },
+  };
+
+  it("plugs in a library of the caller's own, with its cost estimate", () => {
+    const env = createCelEnvironment({ libraries: [...KUBERNETES_LIBRARIES, DECISION_LIBRARY] });
+    const c = compileExpression(env, "decide('get').allowed()", { expectedType: "bool" });
+    expect(c).toMatchObject({ kind: "compiled", cost: { min: 8, max: 8 } });
+    if (c.kind === "compiled") expect(evaluate(c.program, {}, 100)).toMatchObject({ kind: "value", value: true });
+  });
+
+  it("leaves out the libraries not chosen", () => {
+    const bare = createCelEnvironment({ libraries: [], variables: { s: "string" } });
+    expect(compileExpression(bare, "quantity('1Gi')")).toMatchObject({ kind: "failed", reason: "compile" });
+    expect(compileExpression(bare, "s.charAt(0)")).toMatchObject({ kind: "failed", reason: "compile" });
+    // `matches` is cel-go's standard function: Go's RE2 semantics in every environment (POSIX classes).
+    const c = compileExpression(bare, "s.matches('^[[:alpha:]]+$')");
+    if (c.kind !== "compiled") throw new Error(c.message);
+    expect(evaluate(c.program, { s: "abc" }, 100)).toMatchObject({ kind: "value", value: true });
+  });
+});
+
+describe("evaluate", () => {
+  it("returns the value and the cost spent", () => {
+    const r = run(policyEnvironment(), "request.user.groups.all(g, g != '')", { request });
+    expect(r).toEqual({ kind: "value", value: true, cost: expect.any(Number) });
+    expect(r.kind === "value" && r.cost).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { expr: "labels['nope'] == 'x'", message: "no such key: nope", noSuchOverload: false },
+    { expr: "limit / 0 == 1", message: "division by zero", noSuchOverload: false },
+    { expr: "params.a + 1 == 2", message: "no such overload", noSuchOverload: true },
+  ])("words a runtime error as cel-go does: $expr", ({ expr, message, noSuchOverload }) => {
+    const r = run(policyEnvironment(), expr, { labels: new Map(), limit: 1n, params: new Map([["a", "s"]]) });
+    expect(r).toEqual({ kind: "error", message, noSuchOverload });
+  });
+
+  it("stops at the cost limit", () => {
+    const c = compileExpression(
+      policyEnvironment(),
+      "request.user.groups.all(a, request.user.groups.all(b, a != b || a == b))",
+    );
+    if (c.kind !== "compiled") throw new Error(c.message);
+    const groups = Array.from({ length: 100 }, (_, i) => `g${i}`);
+    const activation = { request: { ...request, user: { name: "a", groups } } };
+    expect(evaluate(c.program, activation, 1_000)).toEqual({ kind: "cost-limit-exceeded" });
+    expect(evaluate(c.program, activation, 1_000_000)).toMatchObject({ kind: "value", value: true });
+  });
+
+  it("tells which variables an expression uses", () => {
+    const c = compileExpression(policyEnvironment(), "request.name != '' || limit > 0");
+    if (c.kind !== "compiled") throw new Error(c.message);
+    expect(usesVariable(c.program, "limit")).toBe(true);
+    expect(usesVariable(c.program, "params")).toBe(false);
+  });
+});
