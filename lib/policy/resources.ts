@@ -15,6 +15,11 @@ export interface ResourceInfo {
   namespaced: boolean;
   /** Subresources with the kind they are served as (`status` → the same kind; `scale` → autoscaling/v1 Scale). */
   subresources: readonly { name: string; kind: GroupVersionKind }[];
+  /**
+   * What makes resources equivalent (the API server keys them by storage): resources of one key are the same
+   * objects served at other versions or groups. Default `<group>/<resource>`.
+   */
+  storage?: string;
 }
 
 export interface ResourceCatalogue {
@@ -24,37 +29,63 @@ export interface ResourceCatalogue {
   forResource(group: string, version: string, resource: string): ResourceInfo | undefined;
   /**
    * The resources equivalent to this one (the same objects served at other versions or groups, as
-   * matchPolicy `Equivalent` sees them), this one first.
+   * matchPolicy `Equivalent` sees them), this one first; with a subresource, only those that serve it
+   * (k8s.io/apimachinery runtime.EquivalentResourceRegistry.EquivalentResourcesFor).
    */
-  equivalents(gvr: GroupVersionResource): readonly GroupVersionResource[];
+  equivalents(gvr: GroupVersionResource, subresource?: string): readonly GroupVersionResource[];
+  /**
+   * The kind a resource (or one of its subresources) is served as, when known
+   * (runtime.EquivalentResourceRegistry.KindFor).
+   */
+  kindFor(gvr: GroupVersionResource, subresource?: string): GroupVersionKind | undefined;
 }
 
-/** A catalogue of these resources; equivalents are the same group and resource at other versions. */
+function storageKey(r: { group: string; resource: string; storage?: string }): string {
+  return r.storage ?? `${r.group}/${r.resource}`;
+}
+
+/**
+ * A catalogue of these resources (the first of a group, version and resource wins); equivalents are the resources
+ * of one storage key: the same group and resource at other versions, and cohabiting resources.
+ */
 export function createResourceCatalogue(resources: Iterable<ResourceInfo>): ResourceCatalogue {
   const byKind = new Map<string, ResourceInfo>();
   const byResource = new Map<string, ResourceInfo>();
-  const versions = new Map<string, GroupVersionResource[]>();
+  const byStorage = new Map<string, ResourceInfo[]>();
   for (const r of resources) {
     const kindKey = `${r.group}/${r.version}/${r.kind}`;
     const resourceKey = `${r.group}/${r.version}/${r.resource}`;
     if (!byKind.has(kindKey)) byKind.set(kindKey, r);
     if (byResource.has(resourceKey)) continue;
     byResource.set(resourceKey, r);
-    const gr = `${r.group}/${r.resource}`;
-    const list = versions.get(gr) ?? [];
-    list.push({ group: r.group, version: r.version, resource: r.resource });
-    versions.set(gr, list);
+    const list = byStorage.get(storageKey(r)) ?? [];
+    list.push(r);
+    byStorage.set(storageKey(r), list);
   }
+  const forResource = (group: string, version: string, resource: string) =>
+    byResource.get(`${group}/${version}/${resource}`);
   return Object.freeze({
     forKind: (group: string, version: string, kind: string) => byKind.get(`${group}/${version}/${kind}`),
-    forResource: (group: string, version: string, resource: string) =>
-      byResource.get(`${group}/${version}/${resource}`),
-    equivalents(gvr: GroupVersionResource): readonly GroupVersionResource[] {
-      const same = versions.get(`${gvr.group}/${gvr.resource}`) ?? [];
-      return [gvr, ...same.filter((x) => x.version !== gvr.version)];
+    forResource,
+    equivalents(gvr: GroupVersionResource, subresource = ""): readonly GroupVersionResource[] {
+      const own = forResource(gvr.group, gvr.version, gvr.resource);
+      const same = byStorage.get(storageKey(own ?? gvr)) ?? [];
+      const others = same
+        .filter((r) => r.group !== gvr.group || r.version !== gvr.version || r.resource !== gvr.resource)
+        .filter((r) => subresource === "" || r.subresources.some((s) => s.name === subresource))
+        .map((r) => ({ group: r.group, version: r.version, resource: r.resource }));
+      return [gvr, ...others];
+    },
+    kindFor(gvr: GroupVersionResource, subresource = ""): GroupVersionKind | undefined {
+      const r = forResource(gvr.group, gvr.version, gvr.resource);
+      if (r === undefined) return undefined;
+      if (subresource === "") return { group: r.group, version: r.version, kind: r.kind };
+      return r.subresources.find((s) => s.name === subresource)?.kind;
     },
   });
 }
+
+const SCALE: GroupVersionKind = Object.freeze({ group: "autoscaling", version: "v1", kind: "Scale" });
 
 /** The resources of covered kinds (CRDs): their plural, scope and subresources. */
 export function resourcesOfKinds(kinds: readonly CoveredKind[]): ResourceInfo[] {
@@ -64,9 +95,10 @@ export function resourcesOfKinds(kinds: readonly CoveredKind[]): ResourceInfo[] 
     resource: k.plural,
     kind: k.kind,
     namespaced: k.scope === "Namespaced",
+    // A custom resource's scale subresource is served as autoscaling/v1 Scale, its status as the kind itself.
     subresources: (k.subresources ?? []).map((name) => ({
       name,
-      kind: { group: k.group, version: k.version, kind: k.kind },
+      kind: name === "scale" ? SCALE : { group: k.group, version: k.version, kind: k.kind },
     })),
   }));
 }
