@@ -139,7 +139,34 @@ export function checkedTypeName(node: SyntaxNode): string | undefined {
 export type EngineProgram = ParseResult;
 
 /** The outcome of the engine's type check: the output type, or the error's code and one-line summary. */
-export type TypeCheckOutcome = { valid: true; type: string } | { valid: false; code: string; summary: string };
+export type TypeCheckOutcome =
+  | { valid: true; type: string }
+  | { valid: false; code: string; summary: string; node?: SyntaxNode; range?: SourceRange };
+
+/** A range of the parsed text (0-based offsets). */
+export interface SourceRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The source range an engine error points at, when it has one. */
+export function errorRange(e: unknown): SourceRange | undefined {
+  const r = (e as { range?: { start?: unknown; end?: unknown } } | null)?.range;
+  if (r === undefined || typeof r.start !== "number") return undefined;
+  return { start: r.start, end: typeof r.end === "number" ? r.end : r.start };
+}
+
+const functionNames = new WeakMap<EngineEnvironment, ReadonlySet<string>>();
+
+/** The names of every function and method an environment declares (for cel-go's "undeclared reference" errors). */
+export function declaredFunctionNames(env: EngineEnvironment): ReadonlySet<string> {
+  let names = functionNames.get(env);
+  if (names === undefined) {
+    names = new Set(env.getDefinitions().functions.map((f: { name: string }) => f.name));
+    functionNames.set(env, names);
+  }
+  return names;
+}
 
 /** Parses an expression in an environment; throws the engine's parse error. */
 export function parseExpression(env: EngineEnvironment, text: string): EngineProgram {
@@ -156,7 +183,16 @@ export function typeCheck(program: EngineProgram): TypeCheckOutcome {
   const c = program.check();
   if (c.valid) return { valid: true, type: c.type ?? "dyn" };
   const e = c.error;
-  return { valid: false, code: e?.code ?? "", summary: e?.summary ?? e?.message.split("\n")[0] ?? "unknown error" };
+  const out: TypeCheckOutcome = {
+    valid: false,
+    code: e?.code ?? "",
+    summary: e?.summary ?? e?.message.split("\n")[0] ?? "unknown error",
+  };
+  const node = (e as { node?: unknown } | undefined)?.node;
+  if (typeof node === "object" && node !== null && "op" in node) out.node = node as SyntaxNode;
+  const range = errorRange(e);
+  if (range !== undefined) out.range = range;
+  return out;
 }
 
 /**
@@ -221,6 +257,28 @@ export function applyCelGoLogicalOperators(node: SyntaxNode): void {
     });
   }
   for (const c of syntaxChildren(node)) applyCelGoLogicalOperators(c);
+}
+
+interface VariableContext {
+  getValue(name: string): unknown;
+  getCheckedValue(ev: Evaluator, ast: ASTNode): unknown;
+}
+
+/**
+ * cel-go lets a variable of an object type hold null (kube-apiserver binds an admission policy's `namespaceObject`
+ * to null for cluster-scoped requests), while the engine checks a variable's value against its declared type. Reads
+ * of the named variables return a null value as is (engine internal: the context's getValue). Called after the type
+ * check.
+ */
+export function allowNullVariables(node: SyntaxNode, names: ReadonlySet<string>): void {
+  if (node.op === "id" && names.has(node.args)) {
+    const name = node.args;
+    overrideEvaluate(node, (ev, ast, ctx) => {
+      const c = ctx as VariableContext;
+      return c.getValue(name) === null ? null : c.getCheckedValue(ev, ast);
+    });
+  }
+  for (const c of syntaxChildren(node)) allowNullVariables(c, names);
 }
 
 /** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
@@ -330,6 +388,17 @@ function installMeter(): void {
     }
     return run.call(this, ast, ctx);
   };
+}
+
+/**
+ * Adds a library function's own runtime cost to the evaluation in progress (cel-go's CallCost: an authorization
+ * check costs 350,000 beyond its call node). Throws CostLimitExceeded past the limit; a no-op outside a metered
+ * evaluation.
+ */
+export function chargeRuntimeCost(cost: number): void {
+  if (!meter.active) return;
+  meter.cost += cost;
+  if (meter.cost > meter.limit) throw new CostLimitExceeded();
 }
 
 /** Evaluates a program with a cost limit; returns the value and the cost spent. Throws CostLimitExceeded. */

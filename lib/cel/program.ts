@@ -20,11 +20,14 @@
 import { estimateCost } from "./cost/estimate.js";
 import type { CostEstimate } from "./cost/range.js";
 import {
+  allowNullVariables,
   applyCelGoLogicalOperators,
   applyListOperators,
   CostLimitExceeded,
+  declaredFunctionNames,
   type EngineProgram,
   EvaluationError,
+  errorRange,
   evaluateMetered,
   parseExpression,
   referencesIdentifier,
@@ -36,6 +39,7 @@ import {
 } from "./engine.js";
 import type { CelEnvironment } from "./environment.js";
 import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
+import { type CompileIssue, checkIssues, parseIssue } from "./issues.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
 import { rewriteSource } from "./rewrite.js";
 
@@ -55,6 +59,11 @@ export interface CompileOptions {
    * unchecked program has no output type and a meaningless cost estimate.
    */
   readonly typeCheck?: boolean;
+  /**
+   * Variables of an object type that may hold null at evaluation (cel-go allows it; the engine does not unless
+   * told). Default: none.
+   */
+  readonly nullableVariables?: ReadonlySet<string>;
 }
 
 /**
@@ -72,7 +81,16 @@ export type CompileResult =
       /** The static cost estimate (min and max); the API server checks `max` against its limits. */
       cost: CostEstimate;
     }
-  | { kind: "failed"; reason: "compile"; message: string }
+  | {
+      kind: "failed";
+      reason: "compile";
+      message: string;
+      /**
+       * The issues as cel-go reports them (its wording, at its token positions; see issues.ts), for messages that
+       * show them (admission policies: `formatIssues`).
+       */
+      issues: readonly CompileIssue[];
+    }
   | { kind: "failed"; reason: "type"; message: string; outputType: string };
 
 type Failure = Extract<CompileResult, { kind: "failed" }>;
@@ -80,8 +98,8 @@ type Failure = Extract<CompileResult, { kind: "failed" }>;
 /** Engine built-ins (methods) Kubernetes 1.36 does not offer: they must not compile. */
 const UNAVAILABLE_METHODS = new Set(["json", "hex", "base64", "at"]);
 
-function compileError(detail: string): Failure {
-  return { kind: "failed", reason: "compile", message: `ERROR: <input>: ${detail}` };
+function compileError(detail: string, issues: readonly CompileIssue[] = [{ detail }]): Failure {
+  return { kind: "failed", reason: "compile", message: `ERROR: <input>: ${detail}`, issues };
 }
 
 function firstLine(e: unknown): string {
@@ -137,20 +155,32 @@ function checkErrorText(summary: string): string {
 }
 
 /** Steps 1 to 4: the parsed, rewritten program, or the compile failure. */
-function parseAndRewrite(env: CelEnvironment, text: string): { kind: "parsed"; program: EngineProgram } | Failure {
+function parseAndRewrite(
+  env: CelEnvironment,
+  text: string,
+): { kind: "parsed"; program: EngineProgram; rewritten: boolean } | Failure {
   let program: EngineProgram;
+  let rewritten = false;
   try {
     program = parseExpression(env.engine, text);
+  } catch (e) {
+    const summary = (e as { summary?: string }).summary ?? firstLine(e);
+    return compileError(firstLine(e), [parseIssue(summary, errorRange(e))]);
+  }
+  try {
     const unavailable = findUnavailable(syntaxOf(program));
     if (unavailable !== undefined) return compileError(unavailable);
-    const rewritten = rewriteSource(text, syntaxOf(program));
-    if (rewritten !== undefined) program = parseExpression(env.engine, rewritten);
+    const source = rewriteSource(text, syntaxOf(program));
+    if (source !== undefined) {
+      program = parseExpression(env.engine, source);
+      rewritten = true;
+    }
   } catch (e) {
     return compileError(firstLine(e));
   }
   const badPattern = findBadLiteralPattern(syntaxOf(program));
   if (badPattern !== undefined) return compileError(badPattern);
-  return { kind: "parsed", program };
+  return { kind: "parsed", program, rewritten };
 }
 
 /** Compiles one expression in an environment (see the module comment for the steps). */
@@ -163,7 +193,13 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   let outputType = "dyn";
   if (options.typeCheck !== false) {
     const check = typeCheck(program);
-    if (!check.valid) return compileError(checkErrorText(check.summary));
+    if (!check.valid) {
+      // Positions refer to the text that was checked: none when the source was rewritten.
+      const issues = parsed.rewritten
+        ? [{ detail: checkErrorText(check.summary) }]
+        : checkIssues(check, text, declaredFunctionNames(env.engine));
+      return compileError(checkErrorText(check.summary), issues);
+    }
     outputType = check.type;
     const expected = options.expectedType;
     if (expected !== undefined && outputType !== expected) {
@@ -173,6 +209,7 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   const cost = estimateCost(syntax, env.cost);
   applyCelGoLogicalOperators(syntax);
   applyListOperators(syntax, KUBERNETES_LIST_OPERATORS);
+  if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
   return { kind: "compiled", program: { syntax, engine: program }, outputType, cost };
 }
 

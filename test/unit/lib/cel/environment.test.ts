@@ -9,6 +9,7 @@ import {
   createCelEnvironment,
   type EngineRegistrar,
   evaluate,
+  formatIssues,
   KUBERNETES_LIBRARIES,
   usesVariable,
 } from "../../../../lib/cel/index.js";
@@ -84,6 +85,7 @@ describe("createCelEnvironment: declared variables and object types", () => {
       kind: "failed",
       reason: "compile",
       message: "ERROR: <input>: undeclared reference to 'oldRequest' (in container '')",
+      issues: [{ detail: "undeclared reference to 'oldRequest' (in container '')", offset: 16 }],
     });
   });
 
@@ -111,14 +113,66 @@ describe("compileExpression: failures in cel-go's wording", () => {
     {
       expr: "authorizer.group('apps')",
       message: "ERROR: <input>: undeclared reference to 'authorizer' (in container '')",
+      // cel-go goes on to the function, which no library of this environment declares.
+      issues: [
+        { detail: "undeclared reference to 'authorizer' (in container '')", offset: 0 },
+        { detail: "undeclared reference to 'group' (in container '')", offset: 16 },
+      ],
     },
-    { expr: "request.nope == 1", message: "ERROR: <input>: undefined field 'nope'" },
-    { expr: "cel.bind(x, 1, x)", message: "ERROR: <input>: undeclared reference to 'cel' (in container '')" },
-    { expr: "b'a'.hex()", message: "ERROR: <input>: found no matching overload for 'hex'" },
-    { expr: "request.name.matches('(')", message: "ERROR: <input>: invalid matches argument" },
-    { expr: "request.name.find('(')", message: "ERROR: <input>: error parsing regexp: missing closing ): `(`" },
-  ])("$expr", ({ expr, message }) => {
-    expect(compileExpression(policyEnvironment(), expr)).toEqual({ kind: "failed", reason: "compile", message });
+    {
+      expr: "request.nope == 1",
+      message: "ERROR: <input>: undefined field 'nope'",
+      issues: [{ detail: "undefined field 'nope'", offset: 7 }],
+    },
+    {
+      expr: "cel.bind(x, 1, x)",
+      message: "ERROR: <input>: undeclared reference to 'cel' (in container '')",
+      issues: [{ detail: "undeclared reference to 'cel' (in container '')" }],
+    },
+    {
+      expr: "b'a'.hex()",
+      message: "ERROR: <input>: found no matching overload for 'hex'",
+      issues: [{ detail: "found no matching overload for 'hex'" }],
+    },
+    {
+      expr: "request.name.matches('(')",
+      message: "ERROR: <input>: invalid matches argument",
+      issues: [{ detail: "invalid matches argument" }],
+    },
+    {
+      expr: "request.name.find('(')",
+      message: "ERROR: <input>: error parsing regexp: missing closing ): `(`",
+      issues: [{ detail: "error parsing regexp: missing closing ): `(`" }],
+    },
+  ])("$expr", ({ expr, message, issues }) => {
+    expect(compileExpression(policyEnvironment(), expr)).toEqual({
+      kind: "failed",
+      reason: "compile",
+      message,
+      issues,
+    });
+  });
+
+  it.each([
+    {
+      expr: "request.replicas.isEven()",
+      text: "ERROR: <input>:1:24: undeclared reference to 'isEven' (in container '')\n | request.replicas.isEven()\n | .......................^",
+    },
+    {
+      expr: "request.replicas <= ",
+      text: "ERROR: <input>:1:21: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | request.replicas <= \n | ....................^",
+    },
+    {
+      expr: "limit > 1 ? 'x' : null",
+      text: "ERROR: <input>:1:11: found no matching overload for '_?_:_' applied to '(bool, string, null)'\n | limit > 1 ? 'x' : null\n | ..........^",
+    },
+    {
+      expr: "request.name ==\n  request.nope",
+      text: "ERROR: <input>:2:10: undefined field 'nope'\n |   request.nope\n | .........^",
+    },
+  ])("formats the issues of $expr as cel-go prints them", ({ expr, text }) => {
+    const r = compileExpression(policyEnvironment(), expr);
+    expect(r.kind === "failed" && r.reason === "compile" && formatIssues(expr, r.issues)).toBe(text);
   });
 
   it("reports a parse error by its first line", () => {

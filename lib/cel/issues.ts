@@ -1,0 +1,164 @@
+/**
+ * Compile issues as cel-go reports them (cel-go common/errors.go and the checker's and parser's wording): each issue
+ * at a line and column of the expression, printed as
+ *
+ *     ERROR: <input>:1:28: undeclared reference to 'isEven' (in container '')
+ *      | object.spec.replicas.isEven()
+ *      | ...........................^
+ *
+ * The engine words some errors differently and points at other places than cel-go's token positions (a call at its
+ * `(`, a field selection at its `.`, a conditional at its `?`); this module translates the ones admission policies
+ * show to their users (kube-apiserver returns the issues in its denial message). Issues it does not know keep the
+ * engine's text at the engine's position.
+ */
+import type { SourceRange, SyntaxNode } from "./engine.js";
+
+/** One issue: cel-go's text and the offset in the expression it points at, when known. */
+export interface CompileIssue {
+  readonly detail: string;
+  readonly offset?: number;
+}
+
+/** ANTLR's expected set where an operand is expected (cel-go parser/gen/CEL.g4, `unary`). */
+const OPERAND_EXPECTED =
+  "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+
+/** cel-go's names of types in messages: `list(string)`, `map(string, dyn)`, `null_type`. */
+export function celGoTypeName(t: string): string {
+  if (t === "null") return "null_type";
+  if (t === "list") return "list(dyn)";
+  if (t === "map") return "map(dyn, dyn)";
+  const generic = /^(list|map|optional)<(.*)>$/.exec(t);
+  if (generic === null) return t;
+  const params = splitTopLevel(generic[2]!).map(celGoTypeName).join(", ");
+  return generic[1] === "optional" ? `optional_type(${params})` : `${generic[1]}(${params})`;
+}
+
+/** Splits "a, b<c, d>" at its top-level commas. */
+export function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(s.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start).trim());
+  return out;
+}
+
+/** The issue of a parse error. */
+export function parseIssue(summary: string, range: SourceRange | undefined): CompileIssue {
+  const offset = range?.start;
+  if (summary === "Unexpected token: EOF") {
+    return { detail: `Syntax error: mismatched input '<EOF>' expecting ${OPERAND_EXPECTED}`, ...at(offset) };
+  }
+  return { detail: summary, ...at(offset) };
+}
+
+function at(offset: number | undefined): { offset?: number } {
+  return offset === undefined ? {} : { offset };
+}
+
+/** The offset of the first `ch` at or after `from` (cel-go's token position), else `from`. */
+function nextChar(text: string, ch: string, from: number): number {
+  const i = text.indexOf(ch, from);
+  return i === -1 ? from : i;
+}
+
+/** The offset of the `.` before a selected field that starts at `fieldStart`. */
+function dotBefore(text: string, fieldStart: number): number {
+  let i = fieldStart - 1;
+  while (i > 0 && /\s/.test(text[i]!)) i--;
+  return text[i] === "." ? i : fieldStart;
+}
+
+/** The `(` of a call node. */
+function openParen(text: string, node: SyntaxNode): number {
+  if (node.op === "rcall") return nextChar(text, "(", node.args[1].end);
+  return nextChar(text, "(", node.start);
+}
+
+interface CheckError {
+  code: string;
+  summary: string;
+  node?: SyntaxNode;
+  range?: SourceRange;
+}
+
+/** The issues of a type-check error, in cel-go's words and at cel-go's positions. */
+export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<string>): CompileIssue[] {
+  const node = e.node;
+  const offset = e.range?.start;
+  if (e.code === "no_such_key") {
+    const key = /^No such key: (.*)$/.exec(e.summary);
+    const field = key?.[1] ?? e.summary;
+    return [
+      { detail: `undefined field '${field}'`, ...at(offset === undefined ? undefined : dotBefore(text, offset)) },
+    ];
+  }
+  if (e.code === "unknown_variable") {
+    const name = /^Unknown variable: (.*)$/.exec(e.summary)?.[1] ?? e.summary;
+    const issues: CompileIssue[] = [{ detail: `undeclared reference to '${name}' (in container '')`, ...at(offset) }];
+    // `x.f()` with x undeclared: cel-go also reports the function when no library declares it.
+    const call = node === undefined ? undefined : enclosingCall(node, text, name);
+    if (call !== undefined && !functions.has(call.name)) {
+      issues.push({ detail: `undeclared reference to '${call.name}' (in container '')`, offset: call.paren });
+    }
+    return issues;
+  }
+  if (e.code === "no_matching_overload" && (node?.op === "rcall" || node?.op === "call")) {
+    const name = node.args[0];
+    if (!functions.has(name)) {
+      return [{ detail: `undeclared reference to '${name}' (in container '')`, offset: openParen(text, node) }];
+    }
+    return [{ detail: e.summary, offset: openParen(text, node) }];
+  }
+  if (e.code === "incompatible_ternary_branches" && node?.op === "?:") {
+    const types = /got '(.*)' and '(.*)'$/.exec(e.summary);
+    if (types !== null) {
+      // The checker prints argument types with FormatCheckedType: null is `null` there.
+      const applied = ["bool", types[1]!, types[2]!].map((t) => (t === "null" ? "null" : celGoTypeName(t))).join(", ");
+      return [
+        {
+          detail: `found no matching overload for '_?_:_' applied to '(${applied})'`,
+          offset: nextChar(text, "?", node.args[0].end),
+        },
+      ];
+    }
+  }
+  return [{ detail: e.summary, ...at(offset) }];
+}
+
+/**
+ * For an undeclared identifier used as a receiver (`base64.decode(...)`), the call: the engine stops at the
+ * identifier, cel-go goes on to the function. Found from the text after the identifier: `.name(`.
+ */
+function enclosingCall(node: SyntaxNode, text: string, name: string): { name: string; paren: number } | undefined {
+  if (node.op !== "id" || node.args !== name) return undefined;
+  const m = /^\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(text.slice(node.end));
+  if (m === null) return undefined;
+  return { name: m[1]!, paren: node.end + m[0].length - 1 };
+}
+
+/** cel-go's text of a list of issues (common.Errors.ToDisplayString). */
+export function formatIssues(text: string, issues: readonly CompileIssue[]): string {
+  return issues.map((i) => formatIssue(text, i)).join("\n");
+}
+
+function formatIssue(text: string, issue: CompileIssue): string {
+  if (issue.offset === undefined) return `ERROR: <input>: ${issue.detail}`;
+  const before = text.slice(0, issue.offset);
+  const line = before.split("\n").length;
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const lineEnd = text.indexOf("\n", issue.offset);
+  const snippet = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).replace(/\t/g, " ");
+  // The column counts characters (runes); the marker line is one dot per character before it.
+  const col = [...text.slice(lineStart, issue.offset)].length;
+  return `ERROR: <input>:${line}:${col + 1}: ${issue.detail}\n | ${snippet}\n | ${".".repeat(col)}^`;
+}
