@@ -24,7 +24,14 @@ export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
 export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";
 export { unwrapList } from "./objects/list.js";
+export {
+  type AuthorizationAttributes,
+  type AuthorizationDecision,
+  AuthorizationUndecidable,
+  type Authorizer,
+} from "./policy/authorizer.js";
 export type {
+  AdmissionRule,
   BundleFile,
   BundleOptions,
   BundleS3Options,

@@ -10,7 +10,7 @@ import { unwrapList } from "../objects/list.js";
 import { isMapping } from "../objects/mapping.js";
 import { builtinResources } from "../policy/builtin-resources.js";
 import { createClusterState } from "../policy/cluster-state.js";
-import type { BundleDocument, FamilyCompiler, FamilyPolicy } from "../policy/family.js";
+import type { BundleDocument, FamilyCompileContext, FamilyCompiler, FamilyPolicy } from "../policy/family.js";
 import { createPolicySet } from "../policy/policy-set.js";
 import { createResourceCatalogue, resourcesOfKinds } from "../policy/resources.js";
 import type { BundleFile, BundleOptions, PolicyFailure, PolicySet, ResolvedBundleConfig } from "../policy/types.js";
@@ -55,7 +55,7 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   const compilers = FAMILY_COMPILERS.map((make) => make());
   const classified = classifyEntries(entries, compilers, failures);
   const config = resolveBundleConfig(classified.config, options);
-  const families = await compileFamilies(compilers, config, lazy ? "lazy" : "eager", failures, [
+  const families = await compileFamilies(compilers, config, lazy ? "lazy" : "eager", failures, options, [
     ...classified.state,
     ...(options.clusterState ?? []),
   ]);
@@ -130,6 +130,7 @@ async function compileFamilies(
   config: ResolvedBundleConfig,
   compile: "eager" | "lazy",
   failures: PolicyFailure[],
+  options: BundleOptions,
   state: readonly unknown[],
 ) {
   const policies: FamilyPolicy[] = [];
@@ -144,7 +145,9 @@ async function compileFamilies(
     for (const c of compilers) {
       if (c.stage !== stage || !config.families[c.family]) continue;
       try {
-        const r = await c.compile({ config, compile, cluster, resources });
+        const ctx: FamilyCompileContext = { config, compile, cluster, resources };
+        if (stage === "admission" && options.authorizer !== undefined) ctx.authorizer = options.authorizer;
+        const r = await c.compile(ctx);
         failures.push(...r.failures);
         if (r.policy !== null) policies.push(r.policy);
       } catch (e) {

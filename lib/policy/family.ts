@@ -13,9 +13,11 @@
  *   request's Status ({@link FamilyResult.status}); warnings and audit annotations of every family are kept.
  */
 import type { ErrorContext, FieldError, RuleFamily } from "../field/error.js";
+import type { Authorizer } from "./authorizer.js";
 import type { ClusterState } from "./cluster-state.js";
 import type { ResourceCatalogue } from "./resources.js";
 import type {
+  AdmissionRule,
   BundleFile,
   CoveredKind,
   DenialStatus,
@@ -113,6 +115,8 @@ export interface FamilyPolicy {
   readonly stage: FamilyStage;
   /** The kinds it has something to check for (CoveredKind.rules > 0). */
   readonly kinds: readonly CoveredKind[];
+  /** Families that judge requests by resource: the requests they match (`tollgate webhook-config` registers them). */
+  readonly admissionRules?: readonly AdmissionRule[];
   /**
    * Whether this family may have something to say about objects of this group/version/kind: a fast filter. The
    * verdict is what counts (`covered` is true only when a family really checked the object).
@@ -139,6 +143,8 @@ export interface FamilyCompileContext {
    * Admission families only: the built-in resources of Kubernetes 1.36 and the kinds of the schema families (CRDs).
    */
   resources: ResourceCatalogue;
+  /** Admission families only: BundleOptions.authorizer, when given. */
+  authorizer?: Authorizer;
 }
 
 /** Builds a family's policy from the bundle. One compiler instance per loadBundle call. */

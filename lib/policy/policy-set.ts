@@ -11,6 +11,7 @@ import { isMapping } from "../objects/mapping.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
 import type { ResourceCatalogue } from "./resources.js";
 import type {
+  AdmissionRule,
   CoveredKind,
   PolicyFailure,
   PolicySet,
@@ -97,6 +98,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   const admissionFamilies = families.filter((f) => f.stage === "admission");
   const failedKinds = failuresByKind(parts.failures);
   const kinds: CoveredKind[] = families.flatMap((f) => f.kinds);
+  const admissionRules: AdmissionRule[] = families.flatMap((f) => f.admissionRules ?? []);
 
   function failurePolicyVerdict(errs: FieldError[]): Verdict {
     const v = emptyVerdict();
@@ -208,6 +210,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   const set: PolicySet = {
     digest: parts.digest,
     kinds: Object.freeze(kinds),
+    admissionRules: Object.freeze(admissionRules),
     failures: Object.freeze([...parts.failures]),
     config,
     covers(apiVersion: string, kind: string): boolean {

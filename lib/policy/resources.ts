@@ -23,6 +23,8 @@ export interface ResourceInfo {
 }
 
 export interface ResourceCatalogue {
+  /** Every resource, in the order given (the first of a group, version and resource). */
+  readonly resources: readonly ResourceInfo[];
   /** The resource objects of this kind are served as, at this version. */
   forKind(group: string, version: string, kind: string): ResourceInfo | undefined;
   /** The resource of this name, at this version. */
@@ -65,6 +67,7 @@ export function createResourceCatalogue(resources: Iterable<ResourceInfo>): Reso
   const forResource = (group: string, version: string, resource: string) =>
     byResource.get(`${group}/${version}/${resource}`);
   return Object.freeze({
+    resources: Object.freeze([...byResource.values()]),
     forKind: (group: string, version: string, kind: string) => byKind.get(`${group}/${version}/${kind}`),
     forResource,
     equivalents(gvr: GroupVersionResource, subresource = ""): readonly GroupVersionResource[] {

@@ -3,6 +3,7 @@
  * adding fields.
  */
 import type { FieldError, RuleFamily } from "../field/error.js";
+import type { Authorizer } from "./authorizer.js";
 
 export type { RuleFamily };
 
@@ -147,11 +148,26 @@ export interface PolicyFailure {
   message: string;
 }
 
+/**
+ * A rule of a ValidatingWebhookConfiguration (admissionregistration/v1 RuleWithOperations): the requests a family
+ * judges by resource rather than by kind (admission policies' `matchConstraints.resourceRules`).
+ */
+export interface AdmissionRule {
+  operations: string[];
+  apiGroups: string[];
+  apiVersions: string[];
+  /** `deployments`, `deployments/scale`, `*` (every resource; a subresource needs its own entry). */
+  resources: string[];
+  scope: "*" | "Cluster" | "Namespaced";
+}
+
 /** A compiled, immutable set of policies. */
 export interface PolicySet {
   /** Content hash of the bundle (sha256 of every document's path and content). */
   readonly digest: string;
   readonly kinds: readonly CoveredKind[];
+  /** Requests families judge by resource (admission policies), for `tollgate webhook-config`; beside `kinds`. */
+  readonly admissionRules: readonly AdmissionRule[];
   readonly failures: readonly PolicyFailure[];
   /** The resolved bundle configuration in force. */
   readonly config: ResolvedBundleConfig;
@@ -190,6 +206,12 @@ export interface BundleOptions {
    * audited export. Not part of the digest. Objects here never become policies.
    */
   clusterState?: readonly unknown[];
+  /**
+   * What answers the authorization checks of admission policies (CEL `authorizer`). Default: an offline RBAC
+   * authorizer over the Roles, ClusterRoles and bindings of the cluster state (with none, checks cannot be decided
+   * and evaluate to an error under the policy's failurePolicy).
+   */
+  authorizer?: Authorizer;
   /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
   s3?: BundleS3Options;
 }

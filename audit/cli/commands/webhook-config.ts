@@ -1,7 +1,8 @@
 /**
  * `tollgate webhook-config --bundle <bundle> --url <url>`: the ValidatingWebhookConfiguration
  * (admissionregistration.k8s.io/v1) that sends the API server's admission requests for exactly the kinds the bundle
- * covers to the tollgate webhook, printed as YAML (or JSON) for `kubectl apply -f -`.
+ * covers, and the requests its ValidatingAdmissionPolicies match, to the tollgate webhook, printed as YAML (or JSON)
+ * for `kubectl apply -f -`.
  */
 import { stringify } from "yaml";
 import { type CoveredKind, loadBundle, type PolicySet } from "../../../lib/index.js";
@@ -19,7 +20,7 @@ export interface WebhookRule {
   apiVersions: string[];
   operations: string[];
   resources: string[];
-  scope: "Namespaced" | "Cluster";
+  scope: "Namespaced" | "Cluster" | "*";
 }
 
 export async function runWebhookConfig(
@@ -115,7 +116,8 @@ export function webhookConfiguration(
                 ],
               },
             }),
-        rules: webhookRules(policySet.kinds),
+        // Kinds the schema families cover, then the requests admission policies match (as their rules say).
+        rules: [...webhookRules(policySet.kinds), ...policySet.admissionRules],
         failurePolicy: config.failurePolicy ?? policySet.config.failurePolicy,
         matchPolicy: "Equivalent",
         sideEffects: "None",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { webhookRules } from "../../../../audit/cli/commands/webhook-config.js";
-import type { CoveredKind } from "../../../../lib/index.js";
+import { webhookConfiguration, webhookRules } from "../../../../audit/cli/commands/webhook-config.js";
+import { type CoveredKind, loadBundle } from "../../../../lib/index.js";
 
 function kind(group: string, version: string, k: string, extra: Partial<CoveredKind> = {}): CoveredKind {
   return {
@@ -60,5 +60,49 @@ describe("webhookRules", () => {
     { name: "no kinds, no rules", kinds: [], want: [] },
   ])("$name", ({ kinds, want }) => {
     expect(webhookRules(kinds)).toEqual(want.map((r) => ({ operations: ["CREATE", "UPDATE"], ...r })));
+  });
+});
+
+describe("webhookConfiguration", () => {
+  it("registers the requests a bundle's ValidatingAdmissionPolicies match, once each, as their rules say", async () => {
+    const rule = {
+      apiGroups: ["apps"],
+      apiVersions: ["v1"],
+      operations: ["CREATE", "DELETE"],
+      resources: ["deployments", "deployments/scale"],
+      scope: "Namespaced",
+      resourceNames: ["web"],
+    };
+    const policy = (name: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "true" }] },
+    });
+    const binding = (name: string, policyName: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name },
+      spec: { policyName, validationActions: ["Deny"] },
+    });
+    const docs = [policy("a"), binding("a-b", "a"), policy("b"), binding("b-b", "b"), policy("unbound")];
+    const set = await loadBundle(docs.map((d, i) => ({ path: `${i}.json`, content: JSON.stringify(d) })));
+    const { object } = webhookConfiguration(set, {
+      url: "https://tollgate.example.com/validate",
+      failurePolicy: "Fail",
+      timeoutSeconds: 5,
+      name: "tollgate",
+      excludeNamespaces: [],
+    });
+    const webhooks = (object as { webhooks: { rules: unknown[] }[] }).webhooks;
+    expect(webhooks[0]?.rules).toEqual([
+      {
+        apiGroups: ["apps"],
+        apiVersions: ["v1"],
+        operations: ["CREATE", "DELETE"],
+        resources: ["deployments", "deployments/scale"],
+        scope: "Namespaced",
+      },
+    ]);
   });
 });
