@@ -59,8 +59,8 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
   // The progress display counts the bytes the audit reads once it starts (reads while loading policies are not).
   let onRead: ((bytes: number) => void) | undefined;
   const metered = { ...options, onRead: (n: number) => onRead?.(n) };
-  const opened = config.sources.map((s) => () => openSource(s, metered, config.s3));
-  if (config.previous !== undefined) opened.push(() => openSource(config.previous!, options, config.s3));
+  const opened = config.sources.map((s) => () => openSource(s, metered, { s3: config.s3 }));
+  if (config.previous !== undefined) opened.push(() => openSource(config.previous!, options, { s3: config.s3 }));
   let policiesFromInput = 0;
   const result = await withSources(opened, async (all) => {
     const sources = all.slice(0, config.sources.length);

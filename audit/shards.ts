@@ -29,15 +29,7 @@
 import { Readable } from "node:stream";
 import pLimit from "p-limit";
 import { ConfigError } from "#lib";
-import {
-  createFsStore,
-  createS3Store,
-  folderPrefix,
-  formatS3Url,
-  isS3Url,
-  parseS3Url,
-  type S3Options,
-} from "#lib/storage";
+import { type BlobStore, openLocation, type S3Options } from "#lib/storage";
 import type { PreviousReport } from "./compare.js";
 import type { ResolvedAuditConfig } from "./config.js";
 import { publishRun, sourceOptionsOf, withSources } from "./execute.js";
@@ -155,31 +147,16 @@ export function onlyUnits(source: Source, names: readonly string[]): Source {
 
 /** The location of a shard's partial run: `<out>/shards/<runId>/<index>.json`. */
 export function partialLocation(out: string, runId: string, index: number): string {
-  const rel = `shards/${runId}/${String(index).padStart(5, "0")}.json`;
-  if (isS3Url(out)) {
-    const l = parseS3Url(out);
-    return formatS3Url(l.bucket, folderPrefix(l.key) + rel);
-  }
-  return `${out.replace(/\/+$/, "")}/${rel}`;
+  return `${out.replace(/\/+$/, "")}/shards/${runId}/${String(index).padStart(5, "0")}.json`;
 }
 
-/** Writes or reads a whole text object at a local path or s3:// URL. */
+/** Writes or reads a whole object at a local path or s3:// URL. */
 async function withStore<T>(
   location: string,
   s3: Readonly<S3Options>,
-  f: (store: Awaited<ReturnType<typeof createS3Store>>, key: string) => Promise<T>,
+  f: (store: BlobStore, key: string) => Promise<T>,
 ): Promise<T> {
-  let store: Awaited<ReturnType<typeof createS3Store>>;
-  let key: string;
-  if (isS3Url(location)) {
-    const l = parseS3Url(location);
-    store = await createS3Store({ ...s3, bucket: l.bucket });
-    key = l.key;
-  } else {
-    const slash = location.lastIndexOf("/");
-    store = createFsStore(slash <= 0 ? "." : location.slice(0, slash));
-    key = location.slice(slash + 1);
-  }
+  const { store, key } = await openLocation(location, "object", s3);
   try {
     return await f(store, key);
   } finally {
@@ -191,10 +168,10 @@ async function withStore<T>(
 export async function runShard(input: ShardInput, config: Readonly<ResolvedAuditConfig>): Promise<ShardResult> {
   const options = sourceOptionsOf(config);
   const open = input.parts.map((p) => async () => {
-    const source = await openSource(p.source, options, config.s3);
+    const source = await openSource(p.source, options, { s3: config.s3 });
     return p.units === undefined ? source : onlyUnits(source, p.units);
   });
-  if (input.previous !== undefined) open.push(() => openSource(input.previous!, options, config.s3));
+  if (input.previous !== undefined) open.push(() => openSource(input.previous!, options, { s3: config.s3 }));
   const run = await withSources(open, async (all) => {
     const sources = all.slice(0, input.parts.length);
     const previous = all[input.parts.length];
@@ -301,7 +278,9 @@ export async function coordinate(
   const start = now();
   const clockStart = performance.now();
   const size = options.shard.size ?? DEFAULT_SHARD_SIZE;
-  const plan = await planShards(config.sources, size, (spec) => openSource(spec, DEFAULT_SOURCE_OPTIONS, config.s3));
+  const plan = await planShards(config.sources, size, (spec) =>
+    openSource(spec, DEFAULT_SOURCE_OPTIONS, { s3: config.s3 }),
+  );
   if (plan.length === 0) throw new ConfigError("sharded audit: the sources have no document files or objects");
   const partials = await invokeShards(plan, runIdOf(start), config, options);
 

@@ -9,21 +9,9 @@
  * `index.json` is written and {@link writeRun} throws a StorageError that says so and names the run folder.
  */
 import { createHash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { StorageError } from "#lib";
-import {
-  type BlobStore,
-  type BlobWrite,
-  createFsStore,
-  createS3Store,
-  folderPrefix,
-  formatS3Url,
-  isS3Url,
-  parseS3Url,
-  type S3Options,
-  writeInOrder,
-} from "#lib/storage";
+import { type BlobStore, type BlobWrite, openLocation, type S3Options, writeInOrder } from "#lib/storage";
 import { type PreviousReport, readPreviousReport } from "./compare.js";
 import type { AuditRun, AuditRunHeader } from "./model.js";
 import type { ReportFile } from "./report/index.js";
@@ -67,17 +55,15 @@ interface ReportStore {
 }
 
 async function openReportStore(out: string, options: SinkOptions): Promise<ReportStore> {
-  if (!isS3Url(out)) {
-    return { store: createFsStore(out), prefix: "", where: (key) => join(out, key) };
-  }
-  const location = parseS3Url(out);
-  const prefix = folderPrefix(location.key);
-  const store = await createS3Store({
+  const {
+    store,
+    key: prefix,
+    where,
+  } = await openLocation(out, "folder", {
     ...options.s3,
-    bucket: location.bucket,
     ...(options.multipartThreshold !== undefined && { multipartThreshold: options.multipartThreshold }),
   });
-  return { store, prefix, where: (key) => formatS3Url(location.bucket, prefix + key) };
+  return { store, prefix, where: (key) => where(prefix + key) };
 }
 
 function failureOf(err: unknown): string | undefined {
@@ -238,15 +224,8 @@ export async function readLatestReport(out: string, options: SinkOptions = {}): 
  */
 export async function readReportFile(path: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
   return readReport(async () => {
-    if (isS3Url(path)) {
-      const location = parseS3Url(path);
-      return {
-        store: await createS3Store({ ...options.s3, bucket: location.bucket }),
-        key: location.key,
-        where: path,
-      };
-    }
-    return { store: createFsStore(dirname(path)), key: basename(path), where: path };
+    const { store, key } = await openLocation(path, "object", options.s3);
+    return { store, key, where: path };
   });
 }
 

@@ -7,6 +7,7 @@ export type { BundleArtifact } from "./bundle/artifact.js";
 export { isArtifactText } from "./bundle/artifact.js";
 export { type BuiltArtifact, buildBundleArtifact } from "./bundle/build.js";
 export { loadBundle } from "./bundle/load.js";
+export { readBundleFiles } from "./bundle/source.js";
 export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
 export type { FieldError, FieldErrorSource, FieldErrorType, RuleFamily, Severity } from "./field/error.js";
 export { errorText, RULE_FAMILIES } from "./field/error.js";
@@ -22,8 +23,10 @@ export {
 } from "./field/status.js";
 export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
+export { notAnObject } from "./objects/document.js";
 export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";
 export { unwrapList } from "./objects/list.js";
+export { stableJson } from "./objects/stable-json.js";
 export {
   type AuthorizationAttributes,
   type AuthorizationDecision,

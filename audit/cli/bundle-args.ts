@@ -11,7 +11,7 @@
  * | TOLLGATE_FAILURE_POLICY | --failure-policy       | the bundle's failurePolicy (tollgate.yaml), else Fail |
  */
 import { type Command, Option } from "commander";
-import type { BundleS3Options, FailurePolicy } from "../../lib/index.js";
+import type { BundleS3Options, FailurePolicy } from "#lib";
 
 export interface ResolvedBundleBuildConfig {
   /** The bundle: a folder, a file, or s3://. */

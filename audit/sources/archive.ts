@@ -84,7 +84,10 @@ export async function* archiveUnits(raw: Buffer, name: string, options: SourceOp
       if (!DOCUMENT_FILE.test(entry.name)) continue;
       const { name: member, data } = entry;
       const base = { file: name, entry: member };
-      const decodeOptions: DecodeOptions = { nonKubernetes: "skip", maxJsonBytes: options.maxFileBytes };
+      const decodeOptions: DecodeOptions = {
+        nonKubernetes: options.nonKubernetes ?? "skip",
+        maxJsonBytes: options.maxFileBytes,
+      };
       yield {
         name: `${name}!${member}`,
         async read(): Promise<SourceDoc[]> {

@@ -2,7 +2,7 @@
  * A file's text → documents, with lib's bounded decoder (`parseDocuments`) and kubectl's `kind: List` unwrapping
  * (`unwrapList`): the only way the auditor turns input text into objects (never a plain JSON.parse).
  */
-import { parseDocuments, unwrapList } from "#lib";
+import { notAnObject, parseDocuments, unwrapList } from "#lib";
 import type { Location } from "../model.js";
 import type { KubeObject, SourceDoc } from "./types.js";
 
@@ -55,7 +55,8 @@ function toDoc(obj: unknown, location: Location, options: DecodeOptions): Source
     location.item === undefined ? "" : `item ${location.item}: `
   }`;
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
-    return { kind: "error", location, error: `${prefix}expected a Kubernetes object (a mapping)` };
+    // lib's wording for a document that is not a mapping (parseDocuments), here for a List item.
+    return { kind: "error", location, error: `${prefix}${notAnObject(obj)}` };
   }
   const o = obj as Record<string, unknown>;
   const hasKind = typeof o.kind === "string" && o.kind !== "";

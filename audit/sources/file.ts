@@ -1,7 +1,11 @@
-/** Files named on the command line, and the files of folder trees (a Git checkout). */
-import type { Dirent } from "node:fs";
-import { open, readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+/**
+ * Files named on the command line, the files of folder trees (a Git checkout, a mounted ConfigMap), and standard
+ * input. Folders are walked by lib/storage's one folder walk (`walkFolder`: links followed inside the folder,
+ * `.git`, `node_modules` and hidden folders left out).
+ */
+import { open, readFile, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { walkFolder } from "#lib/storage";
 import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
 import { streamJsonList, streamJsonListParts, streamYaml, streamYamlParts } from "./stream.js";
 import {
@@ -13,49 +17,84 @@ import {
   type SourceUnit,
 } from "./types.js";
 
-/** Folders never entered: version control metadata and dependencies. */
-const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
-
 /** One file: multi-document YAML, JSON, `kind: List` exports. */
 export function fileSource(path: string, options: SourceOptions): Source {
   return {
     spec: path,
     kind: "file",
     async *units() {
-      yield fileUnit(path, options, "error");
+      yield new FileUnit(path, options, "error");
     },
   };
 }
 
-/** Every `*.yaml`, `*.yml` and `*.json` under a folder, in name order; `.git` and `node_modules` are left out. */
+/**
+ * Every `*.yaml`, `*.yml` and `*.json` under a folder, in name order. A folder below it that cannot be listed is
+ * one input error.
+ */
 export function folderSource(root: string, options: SourceOptions): Source {
   return {
     spec: root,
     kind: "folder",
     async *units() {
-      for await (const path of walk(root)) yield fileUnit(path, options, "skip");
+      const accept = (name: string) => DOCUMENT_FILE.test(name);
+      for await (const entry of walkFolder(root, { accept, unreadable: "yield" })) {
+        if (entry.kind === "file") yield new FileUnit(entry.path, options, options.nonKubernetes ?? "skip");
+        else yield errorUnit(entry.path, "cannot read the folder");
+      }
     },
   };
 }
 
-async function* walk(dir: string): AsyncGenerator<string> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    // An unreadable folder below the root: reported as one unreadable "file" by the unit.
-    yield dir;
-    return;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name)) yield* walk(path);
-    } else if (e.isFile() && DOCUMENT_FILE.test(e.name)) {
-      yield path;
+/** The name standard input is shown under. */
+const STDIN_NAME = "<stdin>";
+
+/** Standard input, read whole (up to `maxFileBytes`) and decoded like a file named on the command line. */
+export function stdinSource(stdin: Readable, options: SourceOptions): Source {
+  const base = { file: STDIN_NAME };
+  return {
+    spec: "-",
+    kind: "stdin",
+    async *units() {
+      yield {
+        name: STDIN_NAME,
+        async read(): Promise<SourceDoc[]> {
+          let text: string;
+          try {
+            text = await readBounded(stdin, options.maxFileBytes);
+          } catch (err) {
+            return [{ kind: "error", location: base, error: readErrorText(err) }];
+          }
+          return decodeText(text, base, { nonKubernetes: "error", maxJsonBytes: options.maxFileBytes });
+        },
+      };
+    },
+  };
+}
+
+async function readBounded(stream: Readable, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > maxBytes) {
+      stream.destroy();
+      throw new Error(`standard input is over the limit of ${maxBytes} bytes`);
     }
+    chunks.push(buf);
   }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A unit that reads as one input error of `file`. */
+function errorUnit(file: string, error: string): SourceUnit {
+  return {
+    name: file,
+    async read() {
+      return [{ kind: "error", location: { file }, error }];
+    },
+  };
 }
 
 /**
@@ -67,28 +106,97 @@ export const STREAM_MIN_BYTES = 256 * 1024;
 /** Bytes read to tell JSON from YAML: at least the 4096 characters `decodeText` looks at. */
 const HEAD_BYTES = 16 * 1024;
 
-function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | "error"): SourceUnit {
-  const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+/** How `stream()` and `raw()` read a file: whole (as `read()` does), streamed as YAML or as a JSON List, or an error. */
+type ReadPlan =
+  | { mode: "whole" }
+  | { mode: "yaml" }
+  | { mode: "json"; size: number }
+  | { mode: "json-whole"; size: number }
+  | { mode: "error"; doc: SourceDoc };
+
+/** A file of the local disk: read whole, streamed, or given undecoded in parts (see SourceUnit). */
+class FileUnit implements SourceUnit {
+  private readonly decodeOptions: DecodeOptions;
   /** The decode options of the streamed reads, which also count the bytes they read. */
-  const meter = options.onRead === undefined ? decodeOptions : { ...decodeOptions, onRead: options.onRead };
-  const base = { file: path };
-  /** How stream() and raw() read the file: whole (as read() does), streamed as YAML or as a JSON List, or an error. */
-  const plan = async (): Promise<
-    | { mode: "whole" }
-    | { mode: "yaml" }
-    | { mode: "json"; size: number }
-    | { mode: "json-whole"; size: number }
-    | { mode: "error"; doc: SourceDoc }
-  > => {
+  private readonly meter: DecodeOptions & { onRead?: (bytes: number) => void };
+  private readonly base: { file: string };
+
+  constructor(
+    readonly name: string,
+    private readonly options: SourceOptions,
+    nonKubernetes: "skip" | "error",
+  ) {
+    this.decodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+    this.meter = options.onRead === undefined ? this.decodeOptions : { ...this.decodeOptions, onRead: options.onRead };
+    this.base = { file: name };
+  }
+
+  async read(): Promise<SourceDoc[]> {
+    const whole = await this.readWhole();
+    return "docs" in whole ? whole.docs : decodeText(whole.text, this.base, this.decodeOptions);
+  }
+
+  async *stream(): AsyncGenerator<SourceDoc> {
+    const p = await this.plan();
+    if (p.mode === "error") {
+      yield p.doc;
+      return;
+    }
+    if (p.mode === "whole" || p.mode === "json-whole") {
+      yield* await this.read();
+      return;
+    }
+    const { name, base, meter, options } = this;
+    const docs =
+      p.mode === "json"
+        ? streamJsonList(name, base, { ...meter, size: p.size, maxJsonParseBytes: options.maxJsonParseBytes })
+        : streamYaml(name, base, meter);
+    try {
+      yield* docs;
+    } catch (err) {
+      yield this.error(readErrorText(err));
+    }
+  }
+
+  async *raw(): AsyncGenerator<RawPart> {
+    const p = await this.plan();
+    if (p.mode === "error") {
+      yield { kind: "docs", docs: [p.doc] };
+      return;
+    }
+    if (p.mode === "whole") {
+      const whole = await this.readWhole();
+      if ("docs" in whole) yield { kind: "docs", docs: whole.docs };
+      else yield { kind: "text", text: whole.text, base: this.base, options: this.decodeOptions };
+      return;
+    }
+    const { name, base, meter, options } = this;
+    const parts =
+      p.mode === "yaml"
+        ? streamYamlParts(name, base, meter)
+        : streamJsonListParts(name, base, {
+            ...meter,
+            size: p.size,
+            maxJsonParseBytes: options.maxJsonParseBytes,
+            whole: p.mode === "json-whole",
+          });
+    try {
+      yield* parts;
+    } catch (err) {
+      yield { kind: "docs", docs: [this.error(readErrorText(err))] };
+    }
+  }
+
+  private async plan(): Promise<ReadPlan> {
     let size: number;
     let head: string;
     try {
-      const info = await stat(path);
+      const info = await stat(this.name);
       if (info.isDirectory() || info.size <= STREAM_MIN_BYTES) return { mode: "whole" };
       size = info.size;
-      head = await readHead(path);
+      head = await readHead(this.name);
     } catch (err) {
-      return { mode: "error", doc: { kind: "error", location: { file: path }, error: readErrorText(err) } };
+      return { mode: "error", doc: this.error(readErrorText(err)) };
     }
     const json = looksLikeJson(head);
     // lib's own test (decode.ts): the first character after a BOM and spaces, tabs and line breaks.
@@ -96,88 +204,30 @@ function fileUnit(path: string, options: SourceOptions, nonKubernetes: "skip" | 
     // Odd whitespace before the text (a form feed, 16 KiB of blanks): read whole, as read() decides it.
     if (first === undefined || json !== (first === "{" || first === "[")) return { mode: "whole" };
     // Parsed whole by read(); raw() still gives its items one by one when it is a List (see RawJsonList.whole).
-    if (json && size <= options.maxJsonParseBytes) return { mode: "json-whole", size };
+    if (json && size <= this.options.maxJsonParseBytes) return { mode: "json-whole", size };
     return json ? { mode: "json", size } : { mode: "yaml" };
-  };
+  }
+
   /** The whole text, or the unit's one input error. */
-  const readWhole = async (): Promise<{ text: string } | { docs: SourceDoc[] }> => {
+  private async readWhole(): Promise<{ text: string } | { docs: SourceDoc[] }> {
+    const { name, options } = this;
     try {
-      const info = await stat(path);
-      if (info.isDirectory())
-        return { docs: [{ kind: "error", location: { file: path }, error: "cannot read the folder" }] };
+      const info = await stat(name);
+      if (info.isDirectory()) return { docs: [this.error("cannot read the folder")] };
       if (info.size > options.maxFileBytes) {
-        return {
-          docs: [
-            {
-              kind: "error",
-              location: { file: path },
-              error: `file is ${info.size} bytes, over the limit of ${options.maxFileBytes}`,
-            },
-          ],
-        };
+        return { docs: [this.error(`file is ${info.size} bytes, over the limit of ${options.maxFileBytes}`)] };
       }
-      const text = await readFile(path, "utf8");
+      const text = await readFile(name, "utf8");
       options.onRead?.(info.size);
       return { text };
     } catch (err) {
-      return { docs: [{ kind: "error", location: { file: path }, error: readErrorText(err) }] };
+      return { docs: [this.error(readErrorText(err))] };
     }
-  };
-  const unit: SourceUnit = {
-    name: path,
-    async *stream(): AsyncGenerator<SourceDoc> {
-      const p = await plan();
-      if (p.mode === "error") {
-        yield p.doc;
-        return;
-      }
-      if (p.mode === "whole" || p.mode === "json-whole") {
-        yield* await unit.read();
-        return;
-      }
-      const docs =
-        p.mode === "json"
-          ? streamJsonList(path, base, { ...meter, size: p.size, maxJsonParseBytes: options.maxJsonParseBytes })
-          : streamYaml(path, base, meter);
-      try {
-        yield* docs;
-      } catch (err) {
-        yield { kind: "error", location: { file: path }, error: readErrorText(err) };
-      }
-    },
-    async *raw(): AsyncGenerator<RawPart> {
-      const p = await plan();
-      if (p.mode === "error") {
-        yield { kind: "docs", docs: [p.doc] };
-        return;
-      }
-      if (p.mode === "whole") {
-        const whole = await readWhole();
-        if ("docs" in whole) yield { kind: "docs", docs: whole.docs };
-        else yield { kind: "text", text: whole.text, base, options: decodeOptions };
-        return;
-      }
-      const parts =
-        p.mode === "yaml"
-          ? streamYamlParts(path, base, meter)
-          : streamJsonListParts(path, base, {
-              ...meter,
-              size: p.size,
-              maxJsonParseBytes: options.maxJsonParseBytes,
-              whole: p.mode === "json-whole",
-            });
-      try {
-        yield* parts;
-      } catch (err) {
-        yield { kind: "docs", docs: [{ kind: "error", location: { file: path }, error: readErrorText(err) }] };
-      }
-    },
-    async read(): Promise<SourceDoc[]> {
-      const whole = await readWhole();
-      return "docs" in whole ? whole.docs : decodeText(whole.text, base, decodeOptions);
-    },
-  };
-  return unit;
+  }
+
+  private error(error: string): SourceDoc {
+    return { kind: "error", location: { file: this.name }, error };
+  }
 }
 
 async function readHead(path: string): Promise<string> {

@@ -1,10 +1,10 @@
 /**
  * `s3://bucket/prefix` sources, through lib/storage's BlobStore: every object under the prefix is one unit, read
  * like a file of a folder tree (`*.yaml`, `*.yml`, `*.json`; documents that are not Kubernetes objects skipped;
- * `.git` and `node_modules` left out). `s3://bucket/key` naming one object is that object alone, read like a file
- * named on the command line; a key that names no object is the prefix `key/` (S3 has no folders). A location with
- * no document or archive object at all is a ConfigError (exit 2), since S3 cannot tell a mistyped prefix from an
- * empty one.
+ * `.git`, `node_modules` and hidden folders left out, as lib/storage's folder walk leaves them out).
+ * `s3://bucket/key` naming one object is that object alone, read like a file named on the command line; a key that
+ * names no object is the prefix `key/` (S3 has no folders). A location with no document or archive object at all
+ * is a ConfigError (exit 2), since S3 cannot tell a mistyped prefix from an empty one.
  *
  * Archives: a `.tar`, `.tar.gz` or `.tgz` object (under a prefix, or named alone) is read exactly as a local archive
  * (archive.ts {@link archiveUnits}, shown as its `s3://bucket/key` URL): one unit per document member, named
@@ -23,6 +23,7 @@ import {
   type BlobStore,
   folderPrefix,
   formatS3Url,
+  isSkippedFolder,
   openS3Location,
   type S3Location,
   type S3Options,
@@ -72,7 +73,7 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
         if (!blob.key.startsWith(under)) continue;
         const parts = blob.key.slice(under.length).split("/");
         const name = parts.pop() ?? "";
-        if (parts.some((p) => p === ".git" || p === "node_modules")) continue;
+        if (parts.some(isSkippedFolder)) continue;
         if (ARCHIVE_FILE.test(name)) {
           found++;
           yield* archiveObjectUnits(store, location.bucket, blob.key, blob.size, options);
@@ -80,7 +81,7 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
         }
         if (!DOCUMENT_FILE.test(name)) continue;
         found++;
-        yield objectUnit(store, location.bucket, blob.key, blob.size, options, "skip");
+        yield objectUnit(store, location.bucket, blob.key, blob.size, options, options.nonKubernetes ?? "skip");
       }
       // S3 cannot tell a mistyped prefix from an empty one: auditing nothing must not look like a clean pass.
       if (found === 0) {

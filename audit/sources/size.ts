@@ -1,13 +1,11 @@
 /**
  * The files a run's local sources will read, with their sizes, found without reading them: the CLI's progress
  * (percent and ETA) and `--workers auto` (whether the input is worth starting workers) both need the input's size.
- * Folders are walked as folder sources walk them (document files; `.git` and `node_modules` left out); files and
+ * Folders are walked as folder sources walk them (lib/storage's `walkFolder`, document files only); files and
  * archives named on the command line count whole. `s3://` sources are not listed here.
  */
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { isS3Url } from "#lib/storage";
+import { stat } from "node:fs/promises";
+import { isS3Url, walkFolder } from "#lib/storage";
 import { DOCUMENT_FILE } from "./types.js";
 
 /** The local files of the sources with their sizes, in walk order; missing or unreadable paths are left out. */
@@ -20,32 +18,22 @@ export async function* localInputFiles(sources: readonly string[]): AsyncGenerat
     } catch {
       continue; // openSource reports a missing source.
     }
-    if (info.isDirectory()) yield* walk(s);
+    if (info.isDirectory()) yield* folderFiles(s);
     else yield { path: s, size: info.size };
   }
 }
 
-async function* walk(dir: string): AsyncGenerator<{ path: string; size: number }> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== ".git" && e.name !== "node_modules") yield* walk(path);
-    } else if (e.isFile() && DOCUMENT_FILE.test(e.name)) {
-      try {
-        yield { path, size: (await stat(path)).size };
-      } catch {
-        // Gone or unreadable: the folder source reports it.
-      }
+async function* folderFiles(root: string): AsyncGenerator<{ path: string; size: number }> {
+  const accept = (name: string) => DOCUMENT_FILE.test(name);
+  for await (const entry of walkFolder(root, { accept, unreadable: "yield" })) {
+    if (entry.kind !== "file") continue; // the folder source reports it
+    try {
+      yield { path: entry.path, size: (await stat(entry.path)).size };
+    } catch {
+      // Gone or unreadable: the folder source reports it.
     }
   }
 }
-
 /** A JSON file parsed whole that is at least this large makes byte progress jump: see {@link progressTotalBytes}. */
 const LARGE_WHOLE_JSON = 16 * 1024 * 1024;
 

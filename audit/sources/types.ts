@@ -86,7 +86,7 @@ export interface RawJsonList {
 export interface Source {
   /** As given on the command line. */
   spec: string;
-  kind: "file" | "folder" | "archive" | "s3";
+  kind: "file" | "folder" | "archive" | "s3" | "stdin";
   units(): AsyncIterable<SourceUnit>;
   /** Releases what the source holds open (an S3 client's sockets); the source is not used afterwards. */
   close?(): Promise<void>;
@@ -108,6 +108,13 @@ export interface SourceOptions extends ReadMeter {
   maxArchiveBytes: number;
   /** Most members in one archive. Default 1,000,000. */
   maxArchiveEntries: number;
+  /**
+   * What a document that is not a Kubernetes object (a mapping without apiVersion or kind) is in a folder tree, an
+   * archive or under an S3 prefix: `skip` (the default, the auditor's: a Git checkout holds CI files and Helm
+   * values) or `error` (`tollgate validate`, where every document given is meant to be an object). In a file named
+   * on the command line it is always an error.
+   */
+  nonKubernetes?: "skip" | "error";
 }
 
 /** Progress: told the bytes of input read, each byte of a file, archive or S3 object once (the CLI's ETA). */

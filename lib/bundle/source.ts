@@ -7,24 +7,35 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { StorageError } from "../errors.js";
 import type { BundleFile, BundleOptions } from "../policy/types.js";
-import { isDirectory, listFiles, POLICY_FILE, readText, relativePath } from "../storage/fs.js";
+import { isDirectory, POLICY_FILE, readText } from "../storage/fs.js";
 import { folderPrefix, isS3Url, openS3Location } from "../storage/index.js";
+import { isSkippedFolder, walkFolder } from "../storage/walk.js";
 
 /** Files read from S3 at once. */
 const S3_READ_CONCURRENCY = 8;
 
-/** Reads the bundle's files: a folder (recursively), one file, an s3:// object or prefix, or the given files. */
+/**
+ * Reads the bundle's files: a folder (recursively, walked as lib/storage/walk.ts walks: links followed inside it,
+ * `.git`, `node_modules` and hidden folders left out), one file, an s3:// object or prefix, or the given files.
+ */
 export async function readBundleFiles(
   source: string | readonly BundleFile[],
   s3: BundleOptions["s3"] = {},
 ): Promise<BundleFile[]> {
   if (typeof source !== "string") return source.map((f) => ({ path: f.path, content: f.content }));
   if (isS3Url(source)) return readS3Source(source, s3);
-  if (await isDirectory(source)) {
-    const files = await listFiles(source, POLICY_FILE);
-    return Promise.all(files.map(async (f) => ({ path: relativePath(source, f), content: await readText(f) })));
-  }
+  if (await isDirectory(source)) return readFolder(source);
   return [{ path: basename(source), content: await readText(source) }];
+}
+
+/** The policy files of a folder, named relative to it, in path order. */
+async function readFolder(root: string): Promise<BundleFile[]> {
+  const found: { path: string; relative: string }[] = [];
+  for await (const entry of walkFolder(root, { accept: (name) => POLICY_FILE.test(name) })) {
+    if (entry.kind === "file") found.push(entry);
+  }
+  found.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  return Promise.all(found.map(async (f) => ({ path: f.relative, content: await readText(f.path) })));
 }
 
 /**
@@ -55,7 +66,7 @@ async function readS3Source(url: string, s3: NonNullable<BundleOptions["s3"]>): 
       const rel = blob.key.slice(prefix.length);
       const parts = rel.split("/");
       const name = parts.pop() ?? "";
-      if (parts.some((p) => p === ".git" || p === "node_modules" || p.startsWith("."))) continue;
+      if (parts.some(isSkippedFolder)) continue;
       if (POLICY_FILE.test(name)) keys.push(blob.key);
     }
     if (keys.length === 0) {

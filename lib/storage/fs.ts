@@ -1,6 +1,6 @@
 /**
- * The filesystem BlobStore, and the folder walking the bundle loader uses. With the S3 store, the only place in
- * lib/ that touches I/O.
+ * The filesystem BlobStore, and the file reads of the bundle loader. With the S3 store and the folder walk
+ * (walk.ts), the only place in lib/ that touches I/O.
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type Dirent } from "node:fs";
@@ -11,10 +11,8 @@ import { pipeline } from "node:stream/promises";
 import { StorageError, type StorageFailure } from "../errors.js";
 import type { BlobBody, BlobInfo, BlobStore } from "./blob-store.js";
 
-/** File names a policy bundle or an input folder is made of. */
+/** File names a policy bundle folder is made of. */
 export const POLICY_FILE = /\.(ya?ml|json|go)$|^go\.mod$/i;
-
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
 /** What an errno code says about a failure. */
 function fsFailure(e: unknown): StorageFailure {
@@ -38,7 +36,8 @@ function fsFailure(e: unknown): StorageFailure {
   }
 }
 
-function fsError(what: string, path: string, e: unknown): StorageError {
+/** A StorageError naming what failed on which path, classified by the errno code. */
+export function fsError(what: string, path: string, e: unknown): StorageError {
   const code = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
   return new StorageError(`cannot ${what} ${path}: ${code}`, { cause: e, failure: fsFailure(e) });
 }
@@ -52,30 +51,6 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-/** Every file under `dir` whose name matches `pattern`, sorted, skipping .git, node_modules and hidden folders. */
-export async function listFiles(dir: string, pattern: RegExp): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(d: string): Promise<void> {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch (e) {
-      throw fsError("list", d, e);
-    }
-    for (const ent of entries) {
-      const p = join(d, ent.name);
-      if (ent.isDirectory()) {
-        if (SKIPPED_DIRS.has(ent.name) || ent.name.startsWith(".")) continue;
-        await walk(p);
-      } else if (ent.isFile() && pattern.test(ent.name)) {
-        out.push(p);
-      }
-    }
-  }
-  await walk(dir);
-  return out.sort();
-}
-
 /** Reads a UTF-8 text file. */
 export async function readText(path: string): Promise<string> {
   try {
@@ -86,7 +61,7 @@ export async function readText(path: string): Promise<string> {
 }
 
 /** A path relative to a root, with forward slashes. */
-export function relativePath(root: string, path: string): string {
+function relativePath(root: string, path: string): string {
   const r = relative(root, path);
   return sep === "/" ? r : r.split(sep).join("/");
 }

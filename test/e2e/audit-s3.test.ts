@@ -296,7 +296,7 @@ describe("S3 failing mid-run", () => {
 
 describe("S3 sources", () => {
   it("lists every document object under a prefix, in key order, leaving .git out", async () => {
-    const source = await openSource("s3://inputs/exports/cluster-a", DEFAULT_SOURCE_OPTIONS, s3.options);
+    const source = await openSource("s3://inputs/exports/cluster-a", DEFAULT_SOURCE_OPTIONS, { s3: s3.options });
     try {
       const names: string[] = [];
       for await (const unit of source.units()) names.push(unit.name);
@@ -313,7 +313,7 @@ describe("S3 sources", () => {
     const source = await openSource(
       "s3://inputs/exports/cluster-a/",
       { ...DEFAULT_SOURCE_OPTIONS, maxFileBytes: 100 },
-      s3.options,
+      { s3: s3.options },
     );
     try {
       const docs = [];
@@ -498,7 +498,7 @@ describe("archive objects under an S3 prefix", () => {
   });
 
   it("reads an s3:// URL naming one archive object as that archive, units named s3://bucket/key!member", async () => {
-    const source = await openSource(`${PREFIX}snap.tar.gz`, DEFAULT_SOURCE_OPTIONS, s3.options);
+    const source = await openSource(`${PREFIX}snap.tar.gz`, DEFAULT_SOURCE_OPTIONS, { s3: s3.options });
     try {
       const names: string[] = [];
       for await (const unit of source.units()) names.push(unit.name);
@@ -520,7 +520,7 @@ describe("archive objects under an S3 prefix", () => {
     const source = await openSource(
       PREFIX,
       { ...DEFAULT_SOURCE_OPTIONS, maxArchiveBytes: snap.length - 1 },
-      s3.options,
+      { s3: s3.options },
     );
     try {
       // Act
@@ -562,7 +562,7 @@ describe("archive objects under an S3 prefix", () => {
       code: "NoSuchKey",
       message: "The specified key does not exist.",
     });
-    const source = await openSource(PREFIX, DEFAULT_SOURCE_OPTIONS, s3.options);
+    const source = await openSource(PREFIX, DEFAULT_SOURCE_OPTIONS, { s3: s3.options });
     try {
       const docs = [];
       for await (const unit of source.units()) docs.push(...(await unit.read()));

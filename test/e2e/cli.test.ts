@@ -7,7 +7,16 @@
  * order (the API server does not sort causes), trailing spaces are ignored (the multi-cause header's trailing space
  * is checked exactly below), and an expected line ending in `...` matches any line that starts with the rest.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -257,6 +266,36 @@ describe("tollgate validate: exact text", () => {
       /^Summary: \d+ objects in 7 files: \d+ valid, \d+ invalid, 1 skipped, 1 error$/,
     );
     expect(result.code).toBe(1);
+  });
+
+  it("reads a bundle and objects mounted from ConfigMaps (files linked through ..data) as plain folders", async () => {
+    // Prepare: the kubelet's atomic-writer layout for both folders.
+    const mount = (from: string, name: string): string => {
+      const dir = join(scratch, name);
+      mkdirSync(join(dir, "..2026_11_22_02_15_00.1"), { recursive: true });
+      symlinkSync("..2026_11_22_02_15_00.1", join(dir, "..data"));
+      for (const file of readdirSync(join(ROOT, from))) {
+        copyFileSync(join(ROOT, from, file), join(dir, "..2026_11_22_02_15_00.1", file));
+        symlinkSync(join("..data", file), join(dir, file));
+      }
+      return dir;
+    };
+    const plain = await tollgate(["validate", "--bundle", GADGETS, "--summary", OBJECTS]);
+
+    // Act
+    const mounted = await tollgate([
+      "validate",
+      "--bundle",
+      mount(GADGETS, "bundle-mount"),
+      "--summary",
+      mount(OBJECTS, "objects-mount"),
+    ]);
+
+    // Assess: the same results, file names aside.
+    const names = (out: string, folder: string) => out.split(folder).join("<objects>");
+    expect(names(mounted.stdout, join(scratch, "objects-mount"))).toBe(names(plain.stdout, OBJECTS));
+    expect(mounted.stdout).toMatch(/Summary: \d+ objects in 7 files/);
+    expect(mounted.code).toBe(plain.code);
   });
 
   it("uses --bundle from TOLLGATE_BUNDLE", async () => {

@@ -3,11 +3,11 @@
  * artifact (lib/bundle/artifact.ts) to a file, S3 or standard output, and list its policy failures on standard
  * error (as `tollgate lint` prints them), then a one-line summary.
  */
-import { basename, dirname, join } from "node:path";
-import { buildBundleArtifact } from "../../../lib/index.js";
-import { createFsStore, isS3Url, openS3Location } from "../../../lib/storage/index.js";
+import { join } from "node:path";
+import { buildBundleArtifact } from "#lib";
+import { isS3Url, openLocation } from "#lib/storage";
+import { statPath } from "../../sources/index.js";
 import type { ResolvedBundleBuildConfig } from "../bundle-args.js";
-import { statOrThrow } from "../inputs.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 import { failureLine } from "./lint.js";
 
@@ -17,21 +17,18 @@ export async function runBundleBuild(
 ): Promise<CommandOutcome> {
   const isFolder = isS3Url(config.source)
     ? config.source.endsWith("/")
-    : (await statOrThrow(config.source, "bundle")).isDirectory();
+    : (await statPath(config.source, "bundle path")).isDirectory();
   const { text, policySet } = await buildBundleArtifact(config.source, { s3: config.s3 });
 
   if (config.output === "-") {
     io.stdout(`${text}\n`);
-  } else if (isS3Url(config.output)) {
-    const { store, location } = await openS3Location(config.output, config.s3);
+  } else {
+    const { store, key } = await openLocation(config.output, "object", config.s3);
     try {
-      await store.write(location.key, text, { contentType: "application/json" });
+      await store.write(key, text, { contentType: "application/json" });
     } finally {
       store.close();
     }
-  } else {
-    const store = createFsStore(dirname(config.output));
-    await store.write(basename(config.output), text);
   }
 
   const fileName = (file: string | undefined) =>

@@ -8,13 +8,13 @@
  * `PolicyFailure[]` as is.
  */
 import { join } from "node:path";
-import { loadBundle, type PolicyFailure, type PolicySet } from "../../../lib/index.js";
+import { loadBundle, type PolicyFailure, type PolicySet } from "#lib";
+import { statPath } from "../../sources/index.js";
 import type { ResolvedLintConfig } from "../args.js";
-import { statOrThrow } from "../inputs.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 
 export async function runLint(config: Readonly<ResolvedLintConfig>, io: CommandIo): Promise<CommandOutcome> {
-  const info = await statOrThrow(config.bundle, "bundle");
+  const info = await statPath(config.bundle, "bundle path");
   const policySet = await loadBundle(config.bundle);
 
   if (config.output === "json") {

@@ -4,25 +4,25 @@
  */
 import type { PolicySet, Status, ValidateRequest, Verdict } from "#lib";
 import { badRequestStatus, invalidStatus, loadBundle, successStatus } from "#lib";
-import type { ResolvedValidateConfig } from "../args.js";
+import type { Location, ObjectOutcome } from "../../model.js";
 import {
-  documentText,
-  expandInputs,
-  type InputEntry,
-  type InputLocation,
+  DEFAULT_SOURCE_OPTIONS,
   type KubeObject,
-  readEntries,
-  statOrThrow,
-} from "../inputs.js";
+  openSource,
+  type Source,
+  type SourceDoc,
+  type SourceOptions,
+  type SourceUnit,
+  statPath,
+} from "../../sources/index.js";
+import type { ResolvedValidateConfig } from "../args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 import { invalidObjectText, type ObjectIdentity, objectRef } from "../kubectl-text.js";
 
-/** The result of one input entry. */
-export type ObjectOutcome = "valid" | "invalid" | "skipped" | "error";
-
-export interface ObjectResult {
-  location: InputLocation;
-  outcome: ObjectOutcome;
+/** The result of one document (or List item). */
+interface ObjectResult {
+  location: Location;
+  outcome: Exclude<ObjectOutcome, "not-kubernetes">;
   identity?: ObjectIdentity;
   /** Absent for skipped objects and errors. */
   verdict?: Verdict;
@@ -31,10 +31,18 @@ export interface ObjectResult {
 }
 
 export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: CommandIo): Promise<CommandOutcome> {
-  await statOrThrow(config.bundle, "bundle");
-  if (config.old !== undefined) await statOrThrow(config.old, "--old");
-  const files = await expandInputs(config.inputs);
-  if (files.length === 0) io.stderr(`warning: no *.yaml, *.yml or *.json files in ${config.inputs.join(", ")}\n`);
+  await statPath(config.bundle, "bundle path");
+  // The inputs are read as `tollgate audit` reads its sources (audit/sources), each file of a folder included;
+  // documents that are not Kubernetes objects are errors here, since every document given is meant to be one.
+  const options: SourceOptions = {
+    ...DEFAULT_SOURCE_OPTIONS,
+    maxFileBytes: config.maxInputBytes,
+    nonKubernetes: "error",
+  };
+  const oldSource =
+    config.old === undefined ? undefined : await openSource(config.old, options, { label: "--old path" });
+  const units = await listUnits(config.inputs, options, io);
+  if (units.length === 0) io.stderr(`warning: no *.yaml, *.yml or *.json files in ${config.inputs.join(", ")}\n`);
 
   const policySet = await loadBundle(config.bundle);
   const errorFailures = policySet.failures.filter((f) => f.severity === "error").length;
@@ -45,15 +53,13 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
     );
   }
 
-  const readOptions = { maxInputBytes: config.maxInputBytes, stdin: io.stdin };
   const results: ObjectResult[] = [];
   let olds: OldObjects | undefined;
-  if (config.old !== undefined) {
-    const entries = await readEntries(config.old, readOptions);
-    olds = new OldObjects(config.old, entries);
+  if (oldSource !== undefined) {
+    const docs = await readDocs(oldSource);
+    olds = new OldObjects(config.old!, docs);
     // An unreadable stored object is an input error like any other; the rest still pairs.
-    for (const e of entries)
-      if (e.kind === "error") results.push({ location: e.location, outcome: "error", error: e.error });
+    for (const d of docs) if (d.kind !== "object") results.push(errorResult(d));
   }
 
   const text = config.output === "text" ? new TextPrinter(io, config) : undefined;
@@ -62,46 +68,69 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
     for (const r of results) text.print(r);
   }
 
-  for (const file of files) {
-    const entries = await readEntries(file, readOptions);
-    text?.file(file === "-" ? "<stdin>" : file);
-    for (const entry of entries) {
-      const result = validateEntry(entry, policySet, config, olds, files.length === 1 && entries.length === 1);
+  for (const unit of units) {
+    const docs = await unit.read();
+    text?.file(unit.name);
+    for (const doc of docs) {
+      const result = validateDoc(doc, policySet, config, olds, units.length === 1 && docs.length === 1);
       results.push(result);
       text?.print(result);
     }
   }
 
-  if (text !== undefined) text.end(results, files.length);
+  if (text !== undefined) text.end(results, units.length);
   else io.stdout(`${JSON.stringify(results.map(jsonEntry), null, 2)}\n`);
 
   if (config.demo) return "ok";
   return results.some((r) => r.outcome === "invalid" || r.outcome === "error") ? "violations" : "ok";
 }
 
-function validateEntry(
-  entry: InputEntry,
+/**
+ * The units (files, archive members, standard input) of the inputs, in order. Every input is opened first, so that
+ * one that does not exist is a usage error (exit 2) before anything is validated.
+ */
+async function listUnits(inputs: readonly string[], options: SourceOptions, io: CommandIo): Promise<SourceUnit[]> {
+  const sources: Source[] = [];
+  for (const input of inputs) sources.push(await openSource(input, options, { label: "input path", stdin: io.stdin }));
+  const units: SourceUnit[] = [];
+  for (const source of sources) for await (const unit of source.units()) units.push(unit);
+  return units;
+}
+
+/** Every document of a source, read whole. */
+async function readDocs(source: Source): Promise<SourceDoc[]> {
+  const docs: SourceDoc[] = [];
+  for await (const unit of source.units()) docs.push(...(await unit.read()));
+  return docs;
+}
+
+function errorResult(doc: Exclude<SourceDoc, { kind: "object" }>): ObjectResult {
+  // Documents that are not Kubernetes objects are errors with `nonKubernetes: "error"`; never skipped here.
+  const error = doc.kind === "error" ? doc.error : "not a Kubernetes object";
+  return { location: doc.location, outcome: "error", error };
+}
+
+function validateDoc(
+  doc: SourceDoc,
   policySet: PolicySet,
   config: Readonly<ResolvedValidateConfig>,
   olds: OldObjects | undefined,
   isOnlyObject: boolean,
 ): ObjectResult {
-  if (entry.kind === "error") return { location: entry.location, outcome: "error", error: entry.error };
-  const object = entry.object;
+  if (doc.kind !== "object") return errorResult(doc);
+  const { object, location } = doc;
   const identity = identityOf(object);
-  if (!policySet.covers(object.apiVersion, object.kind)) {
-    return { location: entry.location, outcome: "skipped", identity };
-  }
+  if (!policySet.covers(object.apiVersion, object.kind)) return { location, outcome: "skipped", identity };
 
   const request: ValidateRequest = { operation: config.operation, object };
   if (config.operation === "UPDATE" && olds !== undefined) {
     const old = olds.find(object, isOnlyObject);
     if (old === undefined) {
       return {
-        location: entry.location,
+        location,
         outcome: "error",
         identity,
-        error: `${documentText(entry.location)}no stored object with apiVersion ${object.apiVersion}, kind ${object.kind}, ${namespaceText(identity)}name ${JSON.stringify(identity.name)} in ${olds.file} to update`,
+        error: `${documentText(location)}no stored object with apiVersion ${object.apiVersion}, kind ${object.kind}, ${namespaceText(identity)}name ${JSON.stringify(identity.name)} in ${olds.file} to update`,
       };
     }
     request.oldObject = old;
@@ -113,8 +142,19 @@ function validateEntry(
 
   const verdict = policySet.validate(request);
   // covers() answers for the group and kind; the verdict knows better (a family turned off in tollgate.yaml).
-  if (!verdict.covered && verdict.allowed) return { location: entry.location, outcome: "skipped", identity };
-  return { location: entry.location, outcome: verdict.allowed ? "valid" : "invalid", identity, verdict };
+  if (!verdict.covered && verdict.allowed) return { location, outcome: "skipped", identity };
+  return { location, outcome: verdict.allowed ? "valid" : "invalid", identity, verdict };
+}
+
+/**
+ * `document <n> (line <l>): ` (plus `item <i>: ` inside a List) in the decoder's format, or "" for a result not
+ * tied to a document.
+ */
+function documentText(location: Location): string {
+  if (location.document === undefined) return "";
+  const line = location.line === undefined ? "" : ` (line ${location.line})`;
+  const item = location.item === undefined ? "" : `item ${location.item}: `;
+  return `document ${location.document}${line}: ${item}`;
 }
 
 function namespaceText(identity: ObjectIdentity): string {
@@ -145,9 +185,9 @@ class OldObjects {
 
   constructor(
     readonly file: string,
-    entries: readonly InputEntry[],
+    docs: readonly SourceDoc[],
   ) {
-    const objects = entries.flatMap((e) => (e.kind === "object" ? [e.object] : []));
+    const objects = docs.flatMap((d) => (d.kind === "object" ? [d.object] : []));
     for (const o of objects) this.byKey.set(keyOf(identityOf(o)), o);
     this.single = objects.length === 1 ? objects[0] : undefined;
   }
@@ -190,9 +230,11 @@ class TextPrinter {
   print(result: ObjectResult): void {
     const { io } = this;
     switch (result.outcome) {
-      case "error":
-        io.stdout(`${result.location.file}: ${result.error ?? "error"}\n`);
+      case "error": {
+        const { file, entry } = result.location;
+        io.stdout(`${entry === undefined ? file : `${file}!${entry}`}: ${result.error ?? "error"}\n`);
         return;
+      }
       case "skipped": {
         const id = result.identity!;
         io.stdout(`${objectRef(id)} skipped (no policy for ${id.apiVersion}/${id.kind})\n`);
@@ -215,7 +257,7 @@ class TextPrinter {
 
   end(results: readonly ObjectResult[], files: number): void {
     if (!this.config.summary) return;
-    const count = (o: ObjectOutcome) => results.filter((r) => r.outcome === o).length;
+    const count = (o: ObjectResult["outcome"]) => results.filter((r) => r.outcome === o).length;
     const objects = results.length - count("error");
     this.io.stdout(
       `${this.config.demo ? "\n" : ""}Summary: ${plural(objects, "object")} in ${plural(files, "file")}: ` +
@@ -228,6 +270,7 @@ class TextPrinter {
 /** One entry of `-o json`: where the object is, what it is, and the `Status` the API server would answer. */
 function jsonEntry(result: ObjectResult): Record<string, unknown> {
   const entry: Record<string, unknown> = { file: result.location.file };
+  if (result.location.entry !== undefined) entry.entry = result.location.entry;
   if (result.location.document !== undefined) entry.document = result.location.document;
   if (result.location.line !== undefined) entry.line = result.location.line;
   if (result.location.item !== undefined) entry.item = result.location.item;

@@ -5,10 +5,9 @@
  * for `kubectl apply -f -`.
  */
 import { stringify } from "yaml";
-import { type CoveredKind, loadBundle, type PolicySet } from "../../../lib/index.js";
-import { isS3Url } from "../../../lib/storage/index.js";
+import { type CoveredKind, loadBundle, type PolicySet } from "#lib";
+import { requireLocation } from "../../sources/index.js";
 import type { ResolvedWebhookConfigConfig } from "../bundle-args.js";
-import { statOrThrow } from "../inputs.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 
 /** The webhook's name: a fully qualified name with at least three segments, as the API server requires. */
@@ -27,7 +26,7 @@ export async function runWebhookConfig(
   config: Readonly<ResolvedWebhookConfigConfig>,
   io: CommandIo,
 ): Promise<CommandOutcome> {
-  if (!isS3Url(config.bundle)) await statOrThrow(config.bundle, "bundle");
+  await requireLocation(config.bundle, "bundle path");
   const policySet = await loadBundle(config.bundle, { s3: config.s3 });
   const { object, unregistered } = webhookConfiguration(policySet, config);
   for (const k of unregistered)

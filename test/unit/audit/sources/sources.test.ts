@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -118,6 +118,42 @@ describe("folder source", () => {
       { kind: "not-kubernetes", location: { file: "<root>/repo/a.yaml", document: 1, line: 6 } },
       { kind: "object", location: { file: "<root>/repo/b/deploy.yml", document: 0, line: 1 }, name: "b" },
       { kind: "not-kubernetes", location: { file: "<root>/repo/c.json", document: 0, line: 1 } },
+    ]);
+  });
+});
+
+describe("folder source: the folder walk of lib/storage", () => {
+  it("reads a folder mounted from a ConfigMap through its ..data links, and leaves hidden folders out", async () => {
+    // Prepare: the kubelet's layout, and a hidden folder of the checkout kind.
+    write("cm/..2026_11_22_02_15_00.1/a.yaml", CM("mounted-a"));
+    write("cm/..2026_11_22_02_15_00.1/b.yaml", CM("mounted-b"));
+    symlinkSync("..2026_11_22_02_15_00.1", join(root, "cm", "..data"));
+    symlinkSync("..data/a.yaml", join(root, "cm", "a.yaml"));
+    symlinkSync("..data/b.yaml", join(root, "cm", "b.yaml"));
+    write("cm/.github/workflow.yaml", CM("ci"));
+    // Act
+    const docs = await readAll(await openSource(join(root, "cm"), DEFAULT_SOURCE_OPTIONS));
+    // Assess
+    expect(brief(docs)).toEqual([
+      { kind: "object", location: { file: "<root>/cm/a.yaml", document: 0, line: 1 }, name: "mounted-a" },
+      { kind: "object", location: { file: "<root>/cm/b.yaml", document: 0, line: 1 }, name: "mounted-b" },
+    ]);
+  });
+
+  it("with nonKubernetes: error (tollgate validate), a document that is not an object is an input error", async () => {
+    // Prepare
+    write("strict/values.yaml", "replicaCount: 3\n");
+    // Act
+    const docs = await readAll(
+      await openSource(join(root, "strict"), { ...DEFAULT_SOURCE_OPTIONS, nonKubernetes: "error" }),
+    );
+    // Assess
+    expect(brief(docs)).toEqual([
+      {
+        kind: "error",
+        location: { file: "<root>/strict/values.yaml", document: 0, line: 1 },
+        error: "document 0 (line 1): Object 'Kind' is missing",
+      },
     ]);
   });
 });
