@@ -2,6 +2,7 @@
  * The report registry: `--format` name → writer. Every writer turns an AuditRun into files and reads audit/model.ts
  * and lib's public types only.
  */
+import { appendAll } from "#lib/objects/append.js";
 import { csvWriter } from "./csv.js";
 import { fieldErrorsWriter } from "./field-errors.js";
 import { htmlWriter } from "./html.js";
@@ -37,7 +38,7 @@ export function renderReports(run: Parameters<ReportWriter["render"]>[0], format
   for (const name of names) {
     const w = REPORT_WRITERS.get(name);
     if (w === undefined) throw new Error(`unknown report format ${JSON.stringify(name)}`);
-    out.push(...w.render(run));
+    appendAll(out, w.render(run));
   }
   return out;
 }

@@ -4,7 +4,9 @@
  * batches' order, through a queue of at most `inFlightPerWorker` × workers batches (the reorder buffer). The records
  * and findings reach the runner's hooks in input order, exactly as on one thread.
  */
+
 import pLimit from "p-limit";
+import { appendAll } from "#lib/objects/append.js";
 import type { AuditedDocument } from "../audit-document.js";
 import type { Source, SourceDoc, SourceUnit } from "../sources/index.js";
 import type { RawPart } from "../sources/types.js";
@@ -189,7 +191,7 @@ class BatchFeed {
       return;
     }
     if (u.held !== undefined) {
-      u.held.push(...r);
+      appendAll(u.held, r);
       return;
     }
     for (const a of r) hooks.take(a);

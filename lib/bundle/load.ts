@@ -6,6 +6,7 @@
  * thrown.
  */
 
+import { appendAll } from "../objects/append.js";
 import { unwrapList } from "../objects/list.js";
 import { isMapping } from "../objects/mapping.js";
 import { builtinResources } from "../policy/builtin-resources.js";
@@ -50,7 +51,10 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   // from the build (a lazy load does not find them by itself).
   const lazy = builtFailures !== undefined || options.compile === "lazy";
   if (builtFailures !== undefined) {
-    failures.push(...builtFailures.filter((f) => f.stage === "cel" || f.stage === "pattern"));
+    appendAll(
+      failures,
+      builtFailures.filter((f) => f.stage === "cel" || f.stage === "pattern"),
+    );
   }
   const compilers = FAMILY_COMPILERS.map((make) => make());
   const classified = classifyEntries(entries, compilers, failures);
@@ -148,7 +152,7 @@ async function compileFamilies(
         const ctx: FamilyCompileContext = { config, compile, cluster, resources };
         if (stage === "admission" && options.authorizer !== undefined) ctx.authorizer = options.authorizer;
         const r = await c.compile(ctx);
-        failures.push(...r.failures);
+        appendAll(failures, r.failures);
         if (r.policy !== null) policies.push(r.policy);
       } catch (e) {
         const message = `internal error while compiling the ${c.family} family: ${e instanceof Error ? e.message : String(e)}`;

@@ -5,8 +5,10 @@
  * resources, list types, then the CEL seam with its blocking-errors gate). See spec/k8s-cel-semantics.md §1 and
  * corpus/cases/README.md "How to evaluate a case like the apiserver does".
  */
+
 import { type ErrorContext, type FieldError, invalid, notSupported } from "../field/error.js";
 import { Path } from "../field/path.js";
+import { appendAll } from "../objects/append.js";
 import { isMapping } from "../objects/mapping.js";
 import type { Operation } from "../policy/types.js";
 import { applyDefaults, deepCopyJson } from "../schema/default.js";
@@ -79,7 +81,7 @@ function decode(input: Record<string, unknown>, schema: SchemaNode | null): Deco
   }
   if (schema !== null) {
     const pruned = pruneUnknownFields(obj, schema).sort();
-    unknown.push(...pruned);
+    appendAll(unknown, pruned);
     pruneNonNullableNulls(obj, schema);
     applyDefaults(obj, schema);
   }
@@ -160,13 +162,13 @@ export function validateCustomResource(
           old: oldStatus,
           hasOld: oldStatus !== undefined,
         });
-        errors.push(...r.errors);
-        ratcheted.push(...r.ratcheted);
+        appendAll(errors, r.errors);
+        appendAll(ratcheted, r.ratcheted);
       }
     } else {
       const r = validateValue(schema, obj, null, ctx, { old, hasOld: old !== undefined });
-      errors.push(...r.errors);
-      ratcheted.push(...r.ratcheted);
+      appendAll(errors, r.errors);
+      appendAll(ratcheted, r.ratcheted);
     }
   }
 
@@ -191,7 +193,7 @@ export function validateCustomResource(
       );
     } else {
       const r = rules.evaluate(version, obj, old, ctx);
-      errors.push(...r.errors);
+      appendAll(errors, r.errors);
       for (const w of r.warnings) {
         warnings.push(w);
         warningTexts.push(`${w.field}: ${w.message}`);

@@ -201,7 +201,7 @@ function invalidAll(value: string, msgs: string[], prefix = ""): FormatProblem[]
 function cIdentifier(id: string, max: number): FormatProblem[] {
   const out: FormatProblem[] = [];
   if (byteLength(id) > max) out.push({ kind: "tooLong", max });
-  out.push(...invalidAll(id, isCIdentifier(id)));
+  appendAll(out, invalidAll(id, isCIdentifier(id)));
   return out;
 }
 
@@ -235,7 +235,7 @@ export const FORMATS: Readonly<Record<string, (value: string) => FormatProblem[]
     if (byteLength(v) > 253) out.push({ kind: "tooLong", max: 253 });
     v.split("/").forEach((part, i) => {
       if (part.length === 0) out.push({ kind: "invalid", detail: `segment ${i}: must not be empty`, value: v });
-      else out.push(...invalidAll(part, isDNS1123Subdomain(part), `segment ${i}: `));
+      else appendAll(out, invalidAll(part, isDNS1123Subdomain(part), `segment ${i}: `));
     });
     return out;
   },
@@ -250,22 +250,22 @@ export const FORMATS: Readonly<Record<string, (value: string) => FormatProblem[]
     else if (v.includes("kubernetes.io/"))
       out.push({ kind: "invalid", detail: 'must not have "kubernetes.io/" domain', value: v });
     if (v.startsWith("requests.")) out.push({ kind: "invalid", detail: 'must not have "requests." prefix', value: v });
-    out.push(...invalidAll(v, isLabelKey(`requests.${v}`)));
+    appendAll(out, invalidAll(v, isLabelKey(`requests.${v}`)));
     return out;
   },
   "k8s-resource-fully-qualified-name": (v) => {
     const out: FormatProblem[] = [];
     const parts = v.split("/");
-    if (parts.length === 1) out.push(...cIdentifier(parts[0]!, 32));
+    if (parts.length === 1) appendAll(out, cIdentifier(parts[0]!, 32));
     else if (parts.length === 2) {
       const [prefix, name] = parts as [string, string];
       if (prefix.length === 0) out.push({ kind: "invalid", detail: "prefix must not be empty", value: "" });
       else {
         if (byteLength(prefix) > 63) out.push({ kind: "tooLong", max: 63 });
-        out.push(...invalidAll(prefix, isDNS1123Subdomain(prefix), "prefix: "));
+        appendAll(out, invalidAll(prefix, isDNS1123Subdomain(prefix), "prefix: "));
       }
       if (name.length === 0) out.push({ kind: "invalid", detail: "name must not be empty", value: "" });
-      else out.push(...cIdentifier(name, 32));
+      else appendAll(out, cIdentifier(name, 32));
     }
     // Three or more parts: upstream reports nothing here (a TODO in strfmt.go); only the slash check below applies.
     if (!v.includes("/"))
@@ -277,3 +277,5 @@ export const FORMATS: Readonly<Record<string, (value: string) => FormatProblem[]
     return out;
   },
 };
+
+import { appendAll } from "../objects/append.js";

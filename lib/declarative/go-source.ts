@@ -9,8 +9,10 @@
  * without a blank line in between. gengo also reads the comment block before that one (separated by one blank line)
  * for a few tags; it is kept as `docBefore`. Only lines starting with `+` matter here, so only those are kept.
  */
+
 import { createRequire } from "node:module";
 import type { Language, Node, Parser } from "web-tree-sitter";
+import { appendAll } from "../objects/append.js";
 
 /** One `// +...` comment line: the text after `//` and leading blanks, and its 1-based line number. */
 export interface TagLine {
@@ -153,7 +155,7 @@ export function readGoFile(p: GoParser, path: string, content: string): GoFile {
       const n = top[i]!;
       switch (n.type) {
         case "comment":
-          if (!seenPackage) out.packageTags.push(...tagLinesOf(n));
+          if (!seenPackage) appendAll(out.packageTags, tagLinesOf(n));
           break;
         case "package_clause": {
           seenPackage = true;

@@ -6,6 +6,7 @@
  * module path of the bundle's go.mod, or by folder suffix without one), and types from packages outside the
  * bundle (opaque). See spec/declarative-validation-behaviour.md sections 2 and 9.
  */
+import { appendAll } from "../objects/append.js";
 import type { ConstDecl, FieldDecl, GoFile, TagLine, TypeDecl, TypeExpr } from "./go-source.js";
 
 export interface SourceRef {
@@ -184,7 +185,7 @@ export class Universe {
         if (cached !== undefined) return { t: "struct", struct: cached };
         const st: StructType = { fields: [], owner, at: { file, line: e.line } };
         this.structs.set(e, st);
-        for (const f of e.fields) st.fields.push(...this.resolveFields(pkg, file, f));
+        for (const f of e.fields) appendAll(st.fields, this.resolveFields(pkg, file, f));
         return { t: "struct", struct: st };
       }
       case "interface":

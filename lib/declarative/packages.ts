@@ -5,6 +5,7 @@
  * with syntax errors, a file without a package clause, or a type declared twice cannot be trusted: it is listed in
  * `failed`, and its types fail where they are used.
  */
+import { appendAll } from "../objects/append.js";
 import type { BundleFile, PolicyFailure } from "../policy/types.js";
 import type { GoFile } from "./go-source.js";
 import type { GoPackage, SourceRef } from "./go-types.js";
@@ -119,7 +120,7 @@ function declare(pkg: GoPackage, fail: Fail): SourceRef | undefined {
       }
       pkg.types.set(t.name, t);
     }
-    pkg.consts.push(...f.consts);
+    appendAll(pkg.consts, f.consts);
   }
   return broken;
 }

@@ -44,41 +44,27 @@ export function decodeJsonValue(text: string, start: number, limits: ResolvedPar
  * rounded, a huge float, or an infinity from an out-of-range literal).
  */
 function countValues(value: unknown, maxDepth: number): number {
-  if (typeof value === "object" && value !== null) return countCollection(value, 1, maxDepth);
-  if (typeof value === "number" && (value > MAX_SAFE || value < -MAX_SAFE)) return -1;
-  return 1;
-}
-
-function countCollection(collection: object, depth: number, maxDepth: number): number {
-  if (depth > maxDepth) return -1;
-  let count = 1;
-  if (Array.isArray(collection)) {
-    for (let i = 0; i < collection.length; i++) {
-      const item: unknown = collection[i];
-      if (typeof item === "object" && item !== null) {
-        const inner = countCollection(item, depth + 1, maxDepth);
-        if (inner < 0) return -1;
-        count += inner;
-      } else {
-        if (typeof item === "number" && (item > MAX_SAFE || item < -MAX_SAFE)) return -1;
-        count++;
-      }
-    }
-    return count;
-  }
-  const record = collection as Record<string, unknown>;
-  for (const key in record) {
-    const item = record[key];
-    if (typeof item === "object" && item !== null) {
-      const inner = countCollection(item, depth + 1, maxDepth);
-      if (inner < 0) return -1;
-      count += inner;
-    } else {
-      if (typeof item === "number" && (item > MAX_SAFE || item < -MAX_SAFE)) return -1;
-      count++;
+  if (typeof value !== "object" || value === null) return isUnsafeNumber(value) ? -1 : 1;
+  // Iterative: each collection is pushed with its depth; nothing here recurses on the input's depth or width.
+  const stack: { collection: object; depth: number }[] = [{ collection: value, depth: 1 }];
+  let count = 0;
+  while (stack.length > 0) {
+    const { collection, depth } = stack.pop()!;
+    if (depth > maxDepth) return -1;
+    count++;
+    const items: unknown[] = Array.isArray(collection) ? collection : Object.values(collection);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === "object" && item !== null) stack.push({ collection: item, depth: depth + 1 });
+      else if (isUnsafeNumber(item)) return -1;
+      else count++;
     }
   }
   return count;
+}
+
+function isUnsafeNumber(v: unknown): boolean {
+  return typeof v === "number" && (v > MAX_SAFE || v < -MAX_SAFE);
 }
 
 /** Offset of the first `{` or `[` nested deeper than `maxDepth` outside strings, or -1. */

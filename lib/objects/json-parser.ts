@@ -1,9 +1,9 @@
 /**
- * A small recursive-descent JSON parser, used when JSON.parse cannot be: when the text has an
+ * A small JSON parser (an explicit stack, no recursion), used when JSON.parse cannot be: when the text has an
  * integer literal outside ±(2^53−1) (which JSON.parse would round), when a bound is exceeded, or
  * to explain a syntax error with a line and column. It accepts exactly RFC 8259 JSON, like
  * JSON.parse, and returns the same values except that int64 literals keep every digit as bigint
- * (see integer.ts). Recursion is bounded by `maxDepth`, so deep input cannot overflow the stack.
+ * (see integer.ts). It does not recurse: nesting is an explicit stack bounded by `maxDepth`.
  *
  * Messages follow Go's encoding/json wording ("invalid character 'x' after object key"), which
  * is what kubectl users see for the same mistakes.
@@ -52,10 +52,17 @@ export class JsonSyntaxFailure extends DecodeFailure {}
 export function parseJsonLossless(text: string, start: number, limits: ResolvedParseOptions): unknown {
   const reader = new JsonReader(text, start, limits);
   reader.skipSpace();
-  const value = reader.value(0);
+  const value = reader.value();
   reader.skipSpace();
   if (reader.pos < text.length) reader.fail("after top-level value");
   return value;
+}
+
+/** An object or array being read: its value so far and, for an object, the key of the value being read. */
+interface Frame {
+  object: Record<string, unknown> | undefined;
+  array: unknown[] | undefined;
+  key: string;
 }
 
 class JsonReader {
@@ -82,17 +89,71 @@ class JsonReader {
     throw new JsonSyntaxFailure(`invalid character ${quoteChar(this.text.charAt(at))} ${context}`, at);
   }
 
-  /** A value starting at `pos`; `depth` is the depth of the collection holding it (0 at top level). */
-  value(depth: number): unknown {
-    if (++this.nodes > this.limits.maxNodes) {
-      throw new DecodeFailure(`more than ${this.limits.maxNodes} values (the node limit)`, this.pos);
+  /**
+   * The value starting at `pos`, with everything nested in it. Iterative: the open objects and arrays are an
+   * explicit stack, so nesting up to any `maxDepth` cannot overflow the call stack.
+   */
+  value(): unknown {
+    const stack: Frame[] = [];
+    for (;;) {
+      let value: unknown;
+      if (++this.nodes > this.limits.maxNodes) {
+        throw new DecodeFailure(`more than ${this.limits.maxNodes} values (the node limit)`, this.pos);
+      }
+      const c = this.text.charCodeAt(this.pos);
+      if (c === OPEN_BRACE) {
+        this.enter(stack.length + 1);
+        if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
+          stack.push({ object: {}, array: undefined, key: this.key() });
+          continue;
+        }
+        this.pos++;
+        value = {};
+      } else if (c === OPEN_BRACKET) {
+        this.enter(stack.length + 1);
+        if (this.text.charCodeAt(this.pos) !== CLOSE_BRACKET) {
+          stack.push({ object: undefined, array: [], key: "" });
+          continue;
+        }
+        this.pos++;
+        value = [];
+      } else {
+        value = this.scalar(c);
+      }
+      // Put the value into its collection; close every collection that ends here.
+      for (;;) {
+        const top = stack[stack.length - 1];
+        if (top === undefined) return value;
+        if (top.array !== undefined) top.array.push(value);
+        else defineEntry(top.object!, top.key, value);
+        this.skipSpace();
+        const next = this.text.charCodeAt(this.pos);
+        this.pos++;
+        if (top.array !== undefined) {
+          if (next === CLOSE_BRACKET) {
+            value = top.array;
+            stack.pop();
+            continue;
+          }
+          if (next !== COMMA) this.fail("after array element", this.pos - 1);
+          this.skipSpace();
+        } else {
+          if (next === CLOSE_BRACE) {
+            value = top.object;
+            stack.pop();
+            continue;
+          }
+          if (next !== COMMA) this.fail("after object key:value pair", this.pos - 1);
+          this.skipSpace();
+          top.key = this.key();
+        }
+        break;
+      }
     }
-    const c = this.text.charCodeAt(this.pos);
+  }
+
+  private scalar(c: number): unknown {
     switch (c) {
-      case OPEN_BRACE:
-        return this.object(depth + 1);
-      case OPEN_BRACKET:
-        return this.array(depth + 1);
       case QUOTE:
         return this.string();
       case 0x74: // t
@@ -107,6 +168,7 @@ class JsonReader {
     }
   }
 
+  /** Enters a collection at this depth (1 for the top-level one). */
   private enter(depth: number): void {
     if (depth > this.limits.maxDepth) {
       throw new DecodeFailure(`nesting is deeper than the limit of ${this.limits.maxDepth}`, this.pos);
@@ -115,46 +177,15 @@ class JsonReader {
     this.skipSpace();
   }
 
-  private object(depth: number): Record<string, unknown> {
-    this.enter(depth);
-    const out: Record<string, unknown> = {};
-    if (this.text.charCodeAt(this.pos) === CLOSE_BRACE) {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      if (this.text.charCodeAt(this.pos) !== QUOTE) this.fail("looking for beginning of object key string");
-      const key = this.string();
-      this.skipSpace();
-      if (this.text.charCodeAt(this.pos) !== COLON) this.fail("after object key");
-      this.pos++;
-      this.skipSpace();
-      defineEntry(out, key, this.value(depth));
-      this.skipSpace();
-      const c = this.text.charCodeAt(this.pos);
-      this.pos++;
-      if (c === CLOSE_BRACE) return out;
-      if (c !== COMMA) this.fail("after object key:value pair", this.pos - 1);
-      this.skipSpace();
-    }
-  }
-
-  private array(depth: number): unknown[] {
-    this.enter(depth);
-    const out: unknown[] = [];
-    if (this.text.charCodeAt(this.pos) === CLOSE_BRACKET) {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value(depth));
-      this.skipSpace();
-      const c = this.text.charCodeAt(this.pos);
-      this.pos++;
-      if (c === CLOSE_BRACKET) return out;
-      if (c !== COMMA) this.fail("after array element", this.pos - 1);
-      this.skipSpace();
-    }
+  /** An object key and its colon, leaving `pos` at the value. */
+  private key(): string {
+    if (this.text.charCodeAt(this.pos) !== QUOTE) this.fail("looking for beginning of object key string");
+    const key = this.string();
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) !== COLON) this.fail("after object key");
+    this.pos++;
+    this.skipSpace();
+    return key;
   }
 
   private string(): string {

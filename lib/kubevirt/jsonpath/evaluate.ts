@@ -20,6 +20,7 @@
  */
 
 import { childOf, indexOf, keyOf, type Path } from "../../field/path.js";
+import { appendAll } from "../../objects/append.js";
 import { isMapping } from "../../objects/mapping.js";
 import { ANY_TYPE, type FieldType, lookupField, type TypeNode, typeText, virtualMachineType } from "../vm-types.js";
 import type { JpNode, ListNode } from "./parser.js";
@@ -429,7 +430,7 @@ class Walker {
       if (children.length === 0) continue;
       result.push(v);
       const below = this.evalRecursive(children);
-      result.push(...below.vals);
+      appendAll(result, below.vals);
     }
     return { vals: result };
   }
@@ -439,7 +440,7 @@ class Walker {
     for (const n of nodes) {
       const r = this.evalList(input, n);
       if (r.err !== undefined) return { vals: input, err: r.err };
-      result.push(...r.vals);
+      appendAll(result, r.vals);
     }
     return { vals: result };
   }
@@ -529,7 +530,7 @@ export function findResults(template: ListNode, root: Val, budget?: EvalBudget):
   for (const node of template.nodes) {
     const r = walker.walk([root], node);
     if (r.err !== undefined) throw new JsonPathEvalError(r.err);
-    out.push(...r.vals);
+    appendAll(out, r.vals);
   }
   return out;
 }

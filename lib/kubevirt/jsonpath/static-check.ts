@@ -4,6 +4,7 @@
  * and on the reference VM ("invalid JSONPath"); a path that passes may still find nothing on a given VM (an index
  * out of range, an absent map key, a filter that matches nothing).
  */
+import { appendAll } from "../../objects/append.js";
 import { ANY_TYPE, lookupField, type TypeNode, typeText, virtualMachineType } from "../vm-types.js";
 import type { JpNode, ListNode } from "./parser.js";
 
@@ -100,7 +101,7 @@ class Checker {
           if (c.length === 0) continue;
           seen.add(t);
           this.tick(c.length);
-          queue.push(...c);
+          appendAll(queue, c);
         }
         return [...seen];
       }
