@@ -33,6 +33,7 @@ export {
   AuthorizationUndecidable,
   type Authorizer,
 } from "./policy/authorizer.js";
+export { isExhaustion } from "./policy/policy-set.js";
 export type {
   AdmissionRule,
   BundleFile,

@@ -2,7 +2,9 @@
  * `tollgate.yaml` (apiVersion tollgate.dev/v1alpha1, kind BundleConfig): policy configuration that travels with
  * the bundle. Precedence (resolveBundleConfig): BundleOptions, then tollgate.yaml, then the built-in defaults.
  */
+
 import { RULE_FAMILIES, type RuleFamily } from "../field/error.js";
+import { formatValue } from "../field/message.js";
 import type { BundleOptions, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 
 export const BUNDLE_CONFIG_API_VERSION = "tollgate.dev/v1alpha1";
@@ -51,7 +53,7 @@ export function parseBundleConfig(
       out.featureGates = {};
       for (const [name, v] of Object.entries(doc.featureGates)) {
         if (typeof v !== "boolean")
-          fail(`featureGates.${name}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
+          fail(`featureGates.${name}`, `Invalid value: ${formatValue(v)}: must be true or false`);
         else {
           // Any name is accepted: besides Kubernetes' gates, declarative `+k8s:ifEnabled(Option)` tags name options
           // of the API's own (KNOWN_FEATURE_GATES only gives defaults).
@@ -63,10 +65,7 @@ export function parseBundleConfig(
   if (doc.failurePolicy !== undefined) {
     if (doc.failurePolicy === "Fail" || doc.failurePolicy === "Ignore") out.failurePolicy = doc.failurePolicy;
     else
-      fail(
-        "failurePolicy",
-        `Unsupported value: ${JSON.stringify(doc.failurePolicy)}: supported values: "Fail", "Ignore"`,
-      );
+      fail("failurePolicy", `Unsupported value: ${formatValue(doc.failurePolicy)}: supported values: "Fail", "Ignore"`);
   }
   if (doc.limits !== undefined) {
     if (!isRecord(doc.limits)) fail("limits", "must be an object");
@@ -78,7 +77,7 @@ export function parseBundleConfig(
           continue;
         }
         if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
-          fail(`limits.${k}`, `Invalid value: ${JSON.stringify(v)}: must be a positive integer`);
+          fail(`limits.${k}`, `Invalid value: ${formatValue(v)}: must be a positive integer`);
         else out.limits[k] = v;
       }
     }
@@ -92,7 +91,7 @@ export function parseBundleConfig(
           const supported = [...RULE_FAMILIES].sort().map((f) => `"${f}"`);
           fail(`families.${k}`, `Unsupported value: "${k}": supported values: ${supported.join(", ")}`);
         } else if (typeof v !== "boolean")
-          fail(`families.${k}`, `Invalid value: ${JSON.stringify(v)}: must be true or false`);
+          fail(`families.${k}`, `Invalid value: ${formatValue(v)}: must be true or false`);
         else out.families[k] = v;
       }
     }

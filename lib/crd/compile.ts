@@ -3,6 +3,7 @@
  * what the API server would reject when the CRD is written (as compile issues with its messages and paths).
  */
 
+import { formatValue } from "../field/message.js";
 import { stableJson } from "../objects/stable-json.js";
 import { hasAnyDefault } from "../schema/default.js";
 import { hasListSetsOrMaps } from "../schema/list-type.js";
@@ -145,7 +146,7 @@ export function compileCrd(
   if (doc.apiVersion !== "apiextensions.k8s.io/v1") {
     err(
       "apiVersion",
-      `Unsupported value: ${JSON.stringify(doc.apiVersion)}: supported values: "apiextensions.k8s.io/v1" (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)`,
+      `Unsupported value: ${formatValue(doc.apiVersion)}: supported values: "apiextensions.k8s.io/v1" (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)`,
     );
     return { issues };
   }
@@ -167,10 +168,10 @@ export function compileCrd(
   if (kind === "") err("spec.names.kind", "Required value");
   if (plural === "") err("spec.names.plural", "Required value");
   if (scope !== "Namespaced" && scope !== "Cluster") {
-    err("spec.scope", `Unsupported value: ${JSON.stringify(scope ?? "")}: supported values: "Cluster", "Namespaced"`);
+    err("spec.scope", `Unsupported value: ${formatValue(scope ?? "")}: supported values: "Cluster", "Namespaced"`);
   }
   if (name !== "" && plural !== "" && group !== "" && name !== `${plural}.${group}`) {
-    err("metadata.name", `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`);
+    err("metadata.name", `Invalid value: ${formatValue(name)}: must be spec.names.plural+"."+spec.group`);
   }
   const versionsRaw = Array.isArray(spec.versions) ? spec.versions : [];
   if (versionsRaw.length === 0)
@@ -182,7 +183,7 @@ export function compileCrd(
   if (storageCount !== 1) {
     err(
       "spec.versions",
-      `Invalid value: ${JSON.stringify(rawVersions.map((v) => v.name))}: must have exactly one version marked as storage version`,
+      `Invalid value: ${formatValue(rawVersions.map((v) => v.name))}: must have exactly one version marked as storage version`,
     );
   }
   // When every version has the same schema the API server keeps one at spec.validation (internal form), which is

@@ -3,6 +3,7 @@
  * Constructors are named after their apimachinery counterparts so they can be checked line by line.
  */
 
+import { MAX_TEXT_CHARS, truncateText } from "./bounds.js";
 import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody, showsValue } from "./message.js";
 import type { Path } from "./path.js";
 import { isCredentialField } from "./redact.js";
@@ -94,20 +95,33 @@ function make(
 ): FieldError {
   const field = typeof path === "string" ? path : path === null ? "<nil>" : path.toString();
   // Redaction happens here, when the error is built: every value of a Secret (ctx.redact), and the value of a field
-  // whose name says it holds a credential.
-  const redacted = valueShown && value !== OMIT_VALUE && (ctx.redact === true || isCredentialField(field));
+  // whose name says it holds a credential (lib/field/redact.ts). There, only a scalar holds a secret: an object's
+  // credentials are masked by name inside it (lib/policy/bounds.ts); a boolean or null holds none.
+  const redacted =
+    valueShown && value !== OMIT_VALUE && (ctx.redact === true || (isSecretScalar(value) && isCredentialField(field)));
   const shown = redacted ? REDACTED : value;
+  // Texts are bounded here too (lib/field/bounds.ts): a message, a detail or a string value over the limit is cut.
+  const message = renderBody(type, valueShown ? shown : OMIT_VALUE, detail);
   const err: FieldError = {
     type,
-    field,
-    detail,
-    message: renderBody(type, valueShown ? shown : OMIT_VALUE, detail),
+    field: truncateText(field),
+    detail: truncateText(detail),
+    message: truncateText(message),
     severity: ctx.severity ?? "error",
     source: ctx.source,
   };
-  if (valueShown && value !== OMIT_VALUE && !redacted) err.badValue = toPlainValue(value);
+  if (valueShown && value !== OMIT_VALUE && !redacted) {
+    if (typeof value === "string") err.badValue = truncateText(value);
+    else if (typeof value !== "object" || value === null || message.length <= MAX_TEXT_CHARS) {
+      err.badValue = toPlainValue(value);
+    }
+  }
   if (ctx.origin !== undefined) err.origin = ctx.origin;
   return err;
+}
+
+function isSecretScalar(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "bigint";
 }
 
 function toPlainValue(value: unknown): unknown {

@@ -17,6 +17,7 @@
  * (unknown type, missing message, duplicate name, bad regex, missing path) are facts of the compiled rule, checked
  * in rule order by rules.ts.
  */
+import { formatValue } from "../field/message.js";
 import { type JsonNode, JsonSyntaxError, readJson } from "./json-reader.js";
 import { JsonPathSyntaxError, type ListNode, parseJsonPath } from "./jsonpath/parser.js";
 import { type CompiledRegex, compileRegex } from "./regex.js";
@@ -145,7 +146,7 @@ function intArg(n: JsonNode, what: string): IntArg | undefined {
     case "string":
       if (!n.v.startsWith(JSONPATH_PREFIX)) {
         throw new AnnotationError(
-          `${what}: ${JSON.stringify(n.v)} is neither a number nor a "jsonpath::" reference (quantities such as "2Gi" must be written in bytes)`,
+          `${what}: ${formatValue(n.v)} is neither a number nor a "jsonpath::" reference (quantities such as "2Gi" must be written in bytes)`,
         );
       }
       return { path: parseRulePath(n.v, what), text: n.v };

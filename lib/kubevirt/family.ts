@@ -34,7 +34,9 @@
  * `objects[0].metadata.annotations[vm.kubevirt.io/validations]`): errors when rules cannot be used (the Template
  * is then invalid), warnings otherwise.
  */
+
 import { type ErrorContext, type FieldError, invalid, OMIT_VALUE } from "../field/error.js";
+import { appendAll } from "../objects/append.js";
 import type { BundleDocument, FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
 import type { CoveredKind, FailurePolicy, PolicyFailure } from "../policy/types.js";
 import { isKnownType, isParseFailure, ruleLabel } from "./annotation.js";
@@ -63,13 +65,6 @@ function ctx(policy: string, rule: string | undefined, severity: "error" | "warn
   const source = rule === undefined ? { kind: FAMILY, policy } : { kind: FAMILY, policy, rule };
   return { source, severity };
 }
-
-/**
- * VM fields that commonly hold credentials without saying so in their name: cloud-init user and network data
- * (passwords, keys). Their values are never copied into results; the shared rule (lib/field/redact.ts) catches
- * fields named `password`, `token`...
- */
-const SENSITIVE_FIELD = /(^|\.)(userData|userDataBase64|networkData|networkDataBase64)$/;
 
 function evaluationError(
   field: string,
@@ -159,7 +154,6 @@ function vmResult(
           if (seen.has(key)) continue;
           seen.add(key);
           const c = ctx(src.policy, id, severity);
-          if (SENSITIVE_FIELD.test(field)) c.redact = true;
           push(result, invalid(field, bad, rule.message, c));
         }
         break;
@@ -343,7 +337,7 @@ export function createKubevirtCompiler(): FamilyCompiler {
           });
           continue;
         }
-        failures.push(...lintFailures(doc, entry, isTemplate ? templateKind() : "kubevirt.io/v1/VirtualMachine"));
+        appendAll(failures, lintFailures(doc, entry, isTemplate ? templateKind() : "kubevirt.io/v1/VirtualMachine"));
         if (!isTemplate) continue;
         const list = origins.get(entry.key) ?? [];
         list.push(doc);

@@ -7,6 +7,7 @@
  * Severity: `error` when the rule (or the annotation) cannot be used, `warning` when it is ignored (unknown types),
  * never applies (a `valid` that cannot resolve) or is meaningless (no arguments).
  */
+import { formatValue } from "../field/message.js";
 import {
   type IntArg,
   isKnownType,
@@ -57,7 +58,7 @@ function lintRule(rule: Rule): LintProblem[] {
   }
   if (!isKnownType(rule.type)) {
     warning(
-      `unknown rule type ${JSON.stringify(rule.type)}: the rule is ignored (known types: integer, string, regex, enum)`,
+      `unknown rule type ${formatValue(rule.type)}: the rule is ignored (known types: integer, string, regex, enum)`,
     );
     return out;
   }

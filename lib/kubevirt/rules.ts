@@ -17,6 +17,7 @@
  * A `justWarning` rule that is not satisfied is a warning returned to the user (unlike the validator, which only logs
  * it, and lists it among the causes when another rule rejects the VM); its errors are still errors.
  */
+import { formatValue } from "../field/message.js";
 import { isMapping } from "../objects/mapping.js";
 import { type IntArg, isKnownType, type Rule, type RulePath, ruleLabel, type StringArg } from "./annotation.js";
 import {
@@ -210,7 +211,7 @@ function evaluateRule(rule: Rule, ev: Evaluation): RuleOutcome {
   if (!isKnownType(rule.type)) {
     return {
       kind: "ignored",
-      problem: `unknown rule type ${JSON.stringify(rule.type)}: the rule is ignored (known types: integer, string, regex, enum)`,
+      problem: `unknown rule type ${formatValue(rule.type)}: the rule is ignored (known types: integer, string, regex, enum)`,
     };
   }
   if (rule.message === "") return { kind: "error", problem: `missing required key "message"`, policy: true };

@@ -6,8 +6,10 @@
  */
 import { type ErrorContext, type FieldError, internal, invalid, RULE_FAMILIES } from "../field/error.js";
 import { isSecretKind } from "../field/redact.js";
+import { appendAll } from "../objects/append.js";
 import { parseApiVersion } from "../objects/gvk.js";
 import { isMapping } from "../objects/mapping.js";
+import { boundVerdict } from "./bounds.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
 import type { ResourceCatalogue } from "./resources.js";
 import type {
@@ -66,18 +68,18 @@ function failuresByKind(failures: readonly PolicyFailure[]): Map<string, PolicyF
   return out;
 }
 
-/** Adds one family's result to the verdict. */
+/** Adds one family's result to the verdict (loops, not spreads: a family may return 100,000 errors). */
 function merge(verdict: Verdict, r: FamilyResult): void {
   verdict.covered = true;
-  verdict.errors.push(...r.errors);
-  verdict.warnings.push(...r.warnings);
-  verdict.shadowed.push(...r.shadowed);
-  verdict.ratcheted.push(...r.ratcheted);
-  if (r.audits !== undefined) verdict.audits.push(...r.audits);
-  if (r.warningTexts !== undefined) verdict.warningTexts.push(...r.warningTexts);
+  appendAll(verdict.errors, r.errors);
+  appendAll(verdict.warnings, r.warnings);
+  appendAll(verdict.shadowed, r.shadowed);
+  appendAll(verdict.ratcheted, r.ratcheted);
+  if (r.audits !== undefined) appendAll(verdict.audits, r.audits);
+  if (r.warningTexts !== undefined) appendAll(verdict.warningTexts, r.warningTexts);
   else {
     for (const w of r.warnings) verdict.warningTexts.push(`${w.field}: ${w.message}`);
-    if (r.extraWarningTexts !== undefined) verdict.warningTexts.push(...r.extraWarningTexts);
+    if (r.extraWarningTexts !== undefined) appendAll(verdict.warningTexts, r.extraWarningTexts);
   }
   if (r.object !== undefined && verdict.object === undefined) verdict.object = r.object;
   // Admission annotations cannot be overwritten: the first value of a key stays (k8s.io/apiserver admission
@@ -220,14 +222,36 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       return families.some((f) => f.covers(gv.group, gv.version, kind));
     },
     validate(req: ValidateRequest): Verdict {
+      const object = req.object;
+      const secret = isMapping(object) && isSecretKind(object.apiVersion, object.kind);
+      const source = { object, oldObject: req.oldObject, secret };
       try {
-        return validateOne(req);
+        return boundVerdict(validateOne(req), source);
       } catch (e) {
-        // Validation never throws for a bad object; an internal fault is reported per the failure policy.
+        // Validation never throws for a bad object. What is thrown anyway is either a resource the request exhausted
+        // (the stack, a string or array length: the request is too large to evaluate), which is the request's fault
+        // and denies under either failure policy, or a fault of tollgate's, reported per the failure policy.
+        if (isExhaustion(e)) {
+          const detail = `the object is too large or too deeply nested to validate (${e.message})`;
+          return rejected([internal(null, detail, TOLLGATE)]);
+        }
         const detail = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
         return failurePolicyVerdict([internal(null, detail, TOLLGATE)]);
       }
     },
   };
   return Object.freeze(set);
+}
+
+/**
+ * Whether a thrown value says the request exhausted a resource of the process: the call stack, or the length of a
+ * string or an array (V8's RangeErrors). Such a request cannot be evaluated, which is never a reason to allow it.
+ */
+export function isExhaustion(e: unknown): e is RangeError {
+  return (
+    e instanceof RangeError &&
+    /Maximum call stack size exceeded|Invalid string length|Invalid array length|Array buffer allocation failed/.test(
+      e.message,
+    )
+  );
 }

@@ -3,6 +3,7 @@
  * pkg/apis/apiextensions/validation and pkg/apiserver/schema/validation.go): non-structural schemas and
  * unsupported keywords. Messages and paths are the API server's (paths relative to openAPIV3Schema).
  */
+import { formatValue } from "../field/message.js";
 import type { CompileIssue } from "./structural.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -18,7 +19,7 @@ export function checkStructural(raw: unknown, issues: CompileIssue[]): void {
   const err = (path: string, message: string) => issues.push({ path, message, severity: "error" });
   if (raw.nullable === true) err("nullable", "Forbidden: nullable cannot be true at the root");
   if (raw.type !== undefined && raw.type !== "object")
-    err("type", `Invalid value: ${JSON.stringify(raw.type)}: must be object at the root`);
+    err("type", `Invalid value: ${formatValue(raw.type)}: must be object at the root`);
   if (raw.additionalProperties !== undefined && raw.additionalProperties !== true) {
     err("additionalProperties", "Forbidden: must not be used at the root");
   }
@@ -100,7 +101,7 @@ function walk(s: Record<string, unknown>, path: string, where: Where, err: (p: s
       if (typeof k !== "string" || !(k in itemProps)) {
         err(
           join(path, "x-kubernetes-list-map-keys"),
-          `Invalid value: ${JSON.stringify(keys)}: entries must all be names of item properties`,
+          `Invalid value: ${formatValue(keys)}: entries must all be names of item properties`,
         );
         break;
       }

@@ -5,6 +5,7 @@
  * immutable afterwards.
  */
 
+import { formatValue } from "../field/message.js";
 import { supportedStringFormat } from "./formats.js";
 import { type CompiledPattern, compilePattern, lazyPattern } from "./regex.js";
 
@@ -161,7 +162,7 @@ function convert(
     } else {
       issues.push({
         path: at("type"),
-        message: `Unsupported value: ${JSON.stringify(t)}: supported values: "array", "boolean", "integer", "number", "object", "string"`,
+        message: `Unsupported value: ${formatValue(t)}: supported values: "array", "boolean", "integer", "number", "object", "string"`,
         severity: "error",
       });
     }
@@ -179,7 +180,7 @@ function convert(
   else if (lt !== undefined)
     issues.push({
       path: at("x-kubernetes-list-type"),
-      message: `Unsupported value: ${JSON.stringify(lt)}: supported values: "atomic", "map", "set"`,
+      message: `Unsupported value: ${formatValue(lt)}: supported values: "atomic", "map", "set"`,
       severity: "error",
     });
   const lmk = raw["x-kubernetes-list-map-keys"];
@@ -285,7 +286,7 @@ function convertValueValidation(
     if ("error" in compiled) {
       issues.push({
         path: at("pattern"),
-        message: `Invalid value: ${JSON.stringify(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`,
+        message: `Invalid value: ${formatValue(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`,
         severity: "error",
         stage: "pattern",
       });

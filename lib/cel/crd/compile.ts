@@ -6,6 +6,8 @@
  * messages (CRD-creation checks, spec/k8s-cel-semantics.md §4 "Compile-time checks of rules").
  */
 import type { FieldErrorType } from "../../field/error.js";
+import { formatValue } from "../../field/message.js";
+import { appendAll } from "../../objects/append.js";
 import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/structural.js";
 import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
@@ -94,7 +96,7 @@ function ruleJson(r: ValidationRule): string {
   if (r.reason !== undefined) o.Reason = r.reason;
   o.FieldPath = r.fieldPath ?? "";
   o.OptionalOldSelf = r.optionalOldSelf ?? null;
-  return JSON.stringify(o);
+  return JSON.stringify(o, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
 }
 
 /** Where one node's rules compile: its environments (per optionalOldSelf), cost facts and issue sink. */
@@ -148,7 +150,7 @@ function checkRuleFields(
   if (reasonType === undefined) {
     fail(
       "reason",
-      `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+      `Unsupported value: ${formatValue(rule.reason)}: supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
     );
     return undefined;
   }
@@ -156,7 +158,7 @@ function checkRuleFields(
   if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
     fieldPath = normaliseFieldPath(rule.fieldPath, node);
     if (fieldPath === undefined) {
-      fail("fieldPath", `Invalid value: ${JSON.stringify(rule.fieldPath)}: must be a valid path`);
+      fail("fieldPath", `Invalid value: ${formatValue(rule.fieldPath)}: must be a valid path`);
       return undefined;
     }
   }
@@ -271,6 +273,6 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
     });
     if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
   }
-  issues.push(...costTotal.issues());
+  appendAll(issues, costTotal.issues());
   return { nodes, relevant, ruleCount };
 }
