@@ -29,3 +29,27 @@ export function createLogger(): FunctionLogger {
 export function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
+
+/** Longest string attribute of a log line; longer ones (a request's uid, an error's message) are cut. */
+export const MAX_LOG_FIELD_CHARS = 1024;
+
+function boundedAttributes(attributes: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (attributes === undefined) return undefined;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(attributes)) {
+    if (typeof v !== "string" || v.length <= MAX_LOG_FIELD_CHARS) continue;
+    out ??= { ...attributes };
+    out[k] = `${v.slice(0, MAX_LOG_FIELD_CHARS)}... (${v.length - MAX_LOG_FIELD_CHARS} more characters)`;
+  }
+  return out ?? attributes;
+}
+
+/** A logger whose string attributes are cut to {@link MAX_LOG_FIELD_CHARS}: request fields reach the logs bounded. */
+export function boundedLogger(logger: FunctionLogger): FunctionLogger {
+  return {
+    info: (message, attributes) => logger.info(message, boundedAttributes(attributes)),
+    warn: (message, attributes) => logger.warn(message, boundedAttributes(attributes)),
+    error: (message, attributes) => logger.error(message, boundedAttributes(attributes)),
+    addContext: (context) => logger.addContext(context),
+  };
+}

@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BundleOptions, ConfigError, type FailurePolicy, loadBundle, type PolicySet } from "#lib";
-import { createLogger, errorName, type FunctionLogger } from "./logger.js";
+import { boundedLogger, createLogger, errorName, type FunctionLogger } from "./logger.js";
 
 /** The process configuration of the webhook, after defaults. Frozen. */
 export interface ResolvedEnvConfig {
@@ -137,7 +137,7 @@ export function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
 /** Resolves the configuration (throwing a ConfigError at cold start) and starts loading the bundle. */
 export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
   const config = resolveEnvConfig(env);
-  const logger = options.logger ?? createLogger();
+  const logger = boundedLogger(options.logger ?? createLogger());
   const load = options.load ?? loadBundle;
   let pending: Promise<PolicySet> | undefined;
   let current: PolicySet | undefined;

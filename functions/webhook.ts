@@ -12,7 +12,15 @@
  * Logs carry the uid, kind, decision and latency, never object content, bad values or the token.
  */
 import type { Context } from "aws-lambda";
-import { badRequestStatus, InputError, invalidStatus, type PolicySet, successStatus, type Verdict } from "#lib";
+import {
+  badRequestStatus,
+  InputError,
+  invalidStatus,
+  isExhaustion,
+  type PolicySet,
+  successStatus,
+  type Verdict,
+} from "#lib";
 import {
   type BodyLimits,
   faultReviewResponse,
@@ -57,14 +65,8 @@ class Webhook {
   async handle(event: ApiGatewayEvent, context: Context | undefined): Promise<HttpResponse> {
     const t0 = performance.now();
     if (context !== undefined) this.logger.addContext(context);
-    let req: HttpRequest;
     try {
-      req = toHttpRequest(event, { maxBodyBytes: this.runtime.config.maxBodyBytes });
-    } catch (error) {
-      if (error instanceof InputError) return this.badRequest(error, t0);
-      return this.fault(error, undefined, t0);
-    }
-    try {
+      const req = toHttpRequest(event, { maxBodyBytes: this.runtime.config.maxBodyBytes });
       if (req.path === "/healthz" || req.path.endsWith("/healthz")) {
         if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
         return await this.healthz(req);
@@ -75,7 +77,7 @@ class Webhook {
       }
       return jsonResponse(httpCode("notFound"), failureStatus("notFound", `no route for ${req.method} ${req.path}`));
     } catch (error) {
-      return this.fault(error, undefined, t0);
+      return this.fault(error, undefined, t0, "internal");
     }
   }
 
@@ -115,14 +117,24 @@ class Webhook {
         { "www-authenticate": "Bearer" },
       );
     }
-    let body: ValidateBody | undefined;
+    if (req.bodyError !== undefined) return this.badRequest(req.bodyError, t0);
+    let body: ValidateBody;
     try {
       body = readValidateBody(req.body, this.limits);
-      const set = await this.runtime.policySet();
-      return body.kind === "review" ? this.answerReview(body, set, t0) : this.answerObject(body, set, t0);
     } catch (error) {
       if (error instanceof InputError) return this.badRequest(error, t0);
-      return this.fault(error, body, t0);
+      return this.fault(error, undefined, t0, "internal");
+    }
+    let set: PolicySet;
+    try {
+      set = await this.runtime.policySet();
+    } catch (error) {
+      return this.fault(error, body, t0, "load");
+    }
+    try {
+      return body.kind === "review" ? this.answerReview(body, set, t0) : this.answerObject(body, set, t0);
+    } catch (error) {
+      return this.fault(error, body, t0, "internal");
     }
   }
 
@@ -161,13 +173,21 @@ class Webhook {
     return jsonResponse(httpCode("badRequest"), badRequestStatus(error.message));
   }
 
-  /** An internal fault or a failed bundle load: a well-formed answer under the failure policy. */
-  private fault(error: unknown, body: ValidateBody | undefined, t0: number): HttpResponse {
-    const failurePolicy = this.runtime.loaded()?.config.failurePolicy ?? this.runtime.config.failurePolicy ?? "Fail";
-    const loading = this.runtime.loaded() === undefined;
-    const message = loading
-      ? "tollgate could not load its policy bundle; see the function's logs"
-      : "tollgate failed internally while validating; see the function's logs";
+  /**
+   * A failed bundle load or an internal fault: a well-formed answer under the failure policy. A request that
+   * exhausted the process (the stack, a string's length) is denied under either policy: the request itself is
+   * why it could not be evaluated, and a request must never be allowed for being too large.
+   */
+  private fault(error: unknown, body: ValidateBody | undefined, t0: number, cause: "load" | "internal"): HttpResponse {
+    const exhausted = cause === "internal" && isExhaustion(error);
+    const configured = this.runtime.loaded()?.config.failurePolicy ?? this.runtime.config.failurePolicy ?? "Fail";
+    const failurePolicy = exhausted ? "Fail" : configured;
+    const message =
+      cause === "load"
+        ? "tollgate could not load its policy bundle; see the function's logs"
+        : exhausted
+          ? "the request is too large or too deeply nested for tollgate to validate"
+          : "tollgate failed internally while validating; see the function's logs";
     this.logger.error("internal fault", {
       uid: body?.kind === "review" ? body.review.uid : undefined,
       error: errorName(error),
@@ -203,9 +223,18 @@ function decision(verdict: Verdict | undefined): Record<string, unknown> {
   };
 }
 
-/** kube-apiserver's warning headers (`299 - "<text>"`), joined into one header value. */
+/**
+ * kube-apiserver's warning headers (`299 - "<text>"`, quotes and backslashes escaped), joined into one header value.
+ * The texts are already bounded and free of control characters (lib/field/bounds.ts); characters beyond ASCII are
+ * written as `\uXXXX` escapes, since an API Gateway or Lambda header value is not reliably carried as UTF-8.
+ */
 function warningHeaders(warnings: readonly string[]): Record<string, string> {
   if (warnings.length === 0) return {};
-  const quoted = warnings.map((w) => `299 - "${w.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]/g, " ")}"`);
+  const quoted = warnings.map((w) => {
+    const escaped = w
+      .replace(/[\\"]/g, (c) => `\\${c}`)
+      .replace(/[^\t\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return `299 - "${escaped}"`;
+  });
   return { warning: quoted.join(", ") };
 }

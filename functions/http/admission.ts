@@ -12,7 +12,7 @@ import type {
   ValidateRequest,
   Verdict,
 } from "#lib";
-import { errorStatus, InputError, invalidStatus, objectIdentity, parseDocuments } from "#lib";
+import { errorStatus, formatValue, InputError, invalidStatus, objectIdentity, parseDocuments } from "#lib";
 import { embeddedStatus, OUTCOMES } from "./status.js";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -93,13 +93,22 @@ function decodeJsonObject(text: string, limits: BodyLimits): JsonObject {
   return first.object;
 }
 
+/**
+ * A request value quoted in an error message: Go-style (any JSON value, integers beyond 2^53 included), and cut
+ * short, since the message is answered and logged.
+ */
+function shown(value: unknown): string {
+  const text = formatValue(value ?? null);
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
+}
+
 const OPERATIONS: ReadonlySet<string> = new Set(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
 /** The checks of AdmissionReview.request that kube-apiserver always satisfies; anything else is a bad request. */
 function admissionRequest(review: JsonObject): AdmissionRequest {
   if (review.apiVersion !== ADMISSION_API_VERSION) {
     throw new InputError(
-      `AdmissionReview apiVersion ${JSON.stringify(review.apiVersion ?? null)} is not supported; ` +
+      `AdmissionReview apiVersion ${shown(review.apiVersion)} is not supported; ` +
         `tollgate accepts ${ADMISSION_API_VERSION} (set admissionReviewVersions: ["v1"])`,
     );
   }
@@ -108,9 +117,7 @@ function admissionRequest(review: JsonObject): AdmissionRequest {
   if (typeof req.uid !== "string" || req.uid === "") throw new InputError("the AdmissionReview request has no uid");
   const operation = req.operation;
   if (typeof operation !== "string" || !OPERATIONS.has(operation)) {
-    throw new InputError(
-      `request.operation ${JSON.stringify(operation ?? null)} is not one of CREATE, UPDATE, DELETE, CONNECT`,
-    );
+    throw new InputError(`request.operation ${shown(operation)} is not one of CREATE, UPDATE, DELETE, CONNECT`);
   }
   const out: AdmissionRequest = {
     uid: req.uid,
@@ -213,7 +220,7 @@ function userInfoOf(v: unknown): UserInfo {
     const extra: Record<string, string[]> = {};
     for (const [k, values] of Object.entries(v.extra)) {
       if (!Array.isArray(values) || !values.every((x) => typeof x === "string")) {
-        throw new InputError(`request.userInfo.extra[${k}] must be a list of strings`);
+        throw new InputError(`request.userInfo.extra[${shown(k)}] must be a list of strings`);
       }
       extra[k] = values as string[];
     }

@@ -23,8 +23,13 @@ export interface HttpRequest {
   query: Readonly<Record<string, string>>;
   /** Names in lower case; repeated headers joined with ", ". */
   headers: Readonly<Record<string, string>>;
-  /** The body as text ("" when there is none). */
+  /** The body as text ("" when there is none, or when it could not be read: see `bodyError`). */
   body: string;
+  /**
+   * Why the body could not be read (over the size cap, not UTF-8). Kept for the route to answer after it checked
+   * the caller's token: an unauthenticated request gets 401 whatever its body.
+   */
+  bodyError?: InputError;
   /** Which payload format carried the request. */
   payload: "1.0" | "2.0";
 }
@@ -112,31 +117,40 @@ function tooLarge(bytes: number, maxBytes: number): InputError {
 }
 
 /**
- * Normalises an API Gateway REST (payload v1) or HTTP API (payload v2) event.
- * @throws InputError when the body is over `maxBodyBytes` or is not UTF-8
+ * Normalises an API Gateway REST (payload v1) or HTTP API (payload v2) event. A body over `maxBodyBytes` or not
+ * UTF-8 is not read: the request carries the reason in `bodyError`.
  */
 export function toHttpRequest(event: ApiGatewayEvent, options: EventOptions): HttpRequest {
+  let req: HttpRequest;
   if (isV2(event)) {
     const http = event.requestContext?.http;
-    return {
+    req = {
       method: (http?.method ?? "GET").toUpperCase(),
       path: stripStage(event.rawPath ?? http?.path ?? "/", event.requestContext?.stage),
       query: definedEntries(event.queryStringParameters),
       headers: lowerCaseHeaders(event.headers),
-      body: bodyText(event.body, event.isBase64Encoded === true, options.maxBodyBytes),
+      body: "",
       payload: "2.0",
     };
+  } else {
+    // `path` has no stage, except behind a custom domain's base path mapping; `requestContext.path` always has it.
+    const path = event.path ?? event.requestContext?.path ?? "/";
+    req = {
+      method: (event.httpMethod ?? "GET").toUpperCase(),
+      path: stripStage(path, event.requestContext?.stage),
+      query: definedEntries(event.queryStringParameters),
+      headers: lowerCaseHeaders(event.headers, event.multiValueHeaders),
+      body: "",
+      payload: "1.0",
+    };
   }
-  // `path` has no stage, except behind a custom domain's base path mapping; `requestContext.path` always has it.
-  const path = event.path ?? event.requestContext?.path ?? "/";
-  return {
-    method: (event.httpMethod ?? "GET").toUpperCase(),
-    path: stripStage(path, event.requestContext?.stage),
-    query: definedEntries(event.queryStringParameters),
-    headers: lowerCaseHeaders(event.headers, event.multiValueHeaders),
-    body: bodyText(event.body, event.isBase64Encoded === true, options.maxBodyBytes),
-    payload: "1.0",
-  };
+  try {
+    req.body = bodyText(event.body, event.isBase64Encoded === true, options.maxBodyBytes);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    req.bodyError = error;
+  }
+  return req;
 }
 
 /** A JSON response. */

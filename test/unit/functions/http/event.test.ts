@@ -39,10 +39,14 @@ describe("toHttpRequest", () => {
 
   it("counts UTF-8 bytes, not characters, against the cap", () => {
     const body = `"${"é".repeat(40)}"`; // 42 characters, 82 bytes
-    expect(() => toHttpRequest(v2Event({ body }), options)).toThrow(
+    // The request is still made (auth is checked before the body), with the reason the body was not read.
+    expect(toHttpRequest(v2Event({ body }), options).bodyError?.message).toBe(
       "the request body is 82 bytes, over the limit of 64 bytes",
     );
-    expect(() => toHttpRequest(v2Event({ body, base64: true }), options)).toThrow(/over the limit of 64 bytes/);
+    expect(toHttpRequest(v2Event({ body, base64: true }), options).bodyError?.message).toMatch(
+      /over the limit of 64 bytes/,
+    );
+    expect(toHttpRequest(v2Event({ body }), options).body).toBe("");
   });
 
   it("accepts a body of exactly the cap", () => {
