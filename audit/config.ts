@@ -16,6 +16,7 @@
  * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE  | s3PathStyle      | on with an endpoint, off for AWS S3 |
+ * | TOLLGATE_S3_TIMEOUT     | (none)           | 30s: how long one S3 request may stay silent before it is retried (3 attempts) |
  *
  * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
@@ -181,6 +182,8 @@ function resolveS3(options: AuditOptions, env: Env): Readonly<S3Options> {
       s3.pathStyle = raw === "true";
     }
   }
+  const timeout = text(env.TOLLGATE_S3_TIMEOUT);
+  if (timeout !== undefined) s3.requestTimeoutMs = seconds(timeout, "TOLLGATE_S3_TIMEOUT") * 1000;
   return Object.freeze(s3);
 }
 
@@ -222,6 +225,15 @@ function byteSize(raw: string, flag: string): number {
       `${flag} must be a size in bytes, optionally with Ki, Mi or Gi (64Mi), not ${JSON.stringify(raw)}`,
     );
   }
+  return n;
+}
+
+/** Whole seconds, `30` or `30s`, from 1 to 3600. */
+function seconds(raw: string, name: string): number {
+  const m = /^([0-9]{1,4})s?$/.exec(raw.trim());
+  const n = m === null ? Number.NaN : Number(m[1]);
+  if (!(n >= 1 && n <= 3600))
+    throw new ConfigError(`${name} must be whole seconds from 1 to 3600 (30s), not ${JSON.stringify(raw)}`);
   return n;
 }
 

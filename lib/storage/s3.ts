@@ -2,8 +2,12 @@
  * The S3 BlobStore (AWS S3 and S3-compatible servers). The only module of lib/ that imports the AWS SDK; the rest
  * of lib/ reaches it through a dynamic import (index.ts), so nothing pays for loading the SDK unless it uses S3.
  *
- * Retries are the SDK's (standard mode, `maxAttempts`). Every failure becomes a StorageError naming the operation
- * and `s3://bucket/key`, classified by the SDK error's name and HTTP status, never by its message text.
+ * Retries are the SDK's (standard mode: `maxAttempts`, exponential backoff with jitter). Every request is bounded in
+ * time by the HTTP handler's settings: a connection that is not made within `connectionTimeoutMs` and a request whose
+ * socket stays silent for `requestTimeoutMs` fail with a TimeoutError and are retried, so a server that stops
+ * answering (paused mid-upload, a socket that accepts and never replies) ends the operation in bounded time.
+ * Every failure becomes a StorageError naming the operation and `s3://bucket/key`, classified by the SDK error's
+ * name and HTTP status, never by its message text.
  */
 
 import { Readable } from "node:stream";
@@ -52,7 +56,19 @@ export interface S3Options {
   checksums?: "WHEN_SUPPORTED" | "WHEN_REQUIRED";
   /** Attempts per request, retries included (the SDK's standard retry mode). Default 3. */
   maxAttempts?: number;
+  /** Milliseconds to establish a connection before the attempt fails. Default 5,000. */
+  connectionTimeoutMs?: number;
+  /**
+   * Milliseconds a request's socket may stay silent (no byte sent or received) before the attempt fails. Default
+   * 30,000: with 3 attempts and the backoff, a server that stopped answering fails the operation in about 95 s.
+   */
+  requestTimeoutMs?: number;
 }
+
+/** {@link S3Options.connectionTimeoutMs}'s default. */
+export const DEFAULT_S3_CONNECTION_TIMEOUT_MS = 5_000;
+/** {@link S3Options.requestTimeoutMs}'s default. */
+export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface S3StoreOptions extends S3Options {
   bucket: string;
@@ -74,6 +90,12 @@ export function s3ClientConfig(options: S3Options): S3ClientConfig {
   const config: S3ClientConfig = {
     forcePathStyle: options.pathStyle ?? custom,
     maxAttempts: options.maxAttempts ?? 3,
+    // The handler's socketTimeout is the inactivity timeout (its requestTimeout bounds a whole request, which a
+    // large multipart part may rightly exceed, and only warns unless told to throw).
+    requestHandler: {
+      connectionTimeout: options.connectionTimeoutMs ?? DEFAULT_S3_CONNECTION_TIMEOUT_MS,
+      socketTimeout: options.requestTimeoutMs ?? DEFAULT_S3_REQUEST_TIMEOUT_MS,
+    },
   };
   if (custom) config.endpoint = options.endpoint;
   const region = options.region ?? (custom ? "us-east-1" : undefined);
