@@ -2,8 +2,10 @@
  * `tollgate validate`: every object of every input, validated as kube-apiserver would on admission, printed as
  * kubectl prints the answer. See `tollgate validate --help` and README.md for the output formats.
  */
+
 import type { PolicySet, Status, ValidateRequest, Verdict } from "#lib";
 import { badRequestStatus, invalidStatus, loadBundle, successStatus } from "#lib";
+import { appendAll } from "#lib/objects/append.js";
 import type { Location, ObjectOutcome } from "../../model.js";
 import {
   DEFAULT_SOURCE_OPTIONS,
@@ -100,7 +102,7 @@ async function listUnits(inputs: readonly string[], options: SourceOptions, io: 
 /** Every document of a source, read whole. */
 async function readDocs(source: Source): Promise<SourceDoc[]> {
   const docs: SourceDoc[] = [];
-  for await (const unit of source.units()) docs.push(...(await unit.read()));
+  for await (const unit of source.units()) appendAll(docs, await unit.read());
   return docs;
 }
 
