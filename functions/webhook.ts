@@ -5,7 +5,7 @@
  * - `POST /validate` with an admission.k8s.io/v1 AdmissionReview → an AdmissionReview answer (always HTTP 200);
  *   with a bare Kubernetes object → a `Status`, 200 `Success` or 422 `Invalid` (a dry-run style create);
  * - `GET /healthz` → `{status: "ok"}`, and with the token (or when none is configured) the bundle's digest,
- *   covered kinds, rule counts per family and policy failures.
+ *   covered kinds, rule counts per family, policy failures and the loader's notes (documents it ignored).
  *
  * Thin by design: normalise the event, check auth, route, call the PolicySet, build the answer. Outcome → HTTP
  * code is functions/http/status.ts; shapes are functions/http/admission.ts; cold-start state is runtime.ts.
@@ -104,6 +104,7 @@ class Webhook {
       kinds: set.kinds.map((k) => `${k.group === "" ? "" : `${k.group}/`}${k.version}/${k.kind}`),
       rules,
       failures: set.failures,
+      notes: set.notes,
     });
   }
 

@@ -47,9 +47,11 @@ export type {
   GroupVersionResource,
   Operation,
   PolicyFailure,
+  PolicyNote,
   PolicySet,
   ResolvedBundleConfig,
   UserInfo,
   ValidateRequest,
   Verdict,
 } from "./policy/types.js";
+export { EVERY_KIND } from "./policy/types.js";

@@ -24,7 +24,13 @@
  */
 import type { DecodedDocument } from "../objects/decode.js";
 import { parseDocuments } from "../objects/decode.js";
-import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
+import {
+  type BundleFile,
+  type CoveredKind,
+  EVERY_KIND,
+  type PolicyFailure,
+  type ResolvedBundleConfig,
+} from "../policy/types.js";
 import { bundleDigest } from "./source.js";
 
 export const ARTIFACT_API_VERSION = "tollgate.dev/v1alpha1";
@@ -187,7 +193,14 @@ export function readArtifact(file: BundleFile): DecodedBundle {
       digest: bundleDigest([file]),
       entries: [],
       failures: [
-        { severity: "error", family: "config", file: file.path, message: `malformed bundle artifact: ${e.message}` },
+        {
+          severity: "error",
+          family: "config",
+          file: file.path,
+          // The bundle is empty: the policy of any kind may have been in it.
+          kinds: [EVERY_KIND],
+          message: `malformed bundle artifact: ${e.message}`,
+        },
       ],
     };
   }

@@ -42,6 +42,7 @@ export function createCrdCompiler(): FamilyCompiler {
   return {
     family: FAMILY,
     stage: "schema",
+    policyGroups: ["apiextensions.k8s.io"],
     claimFile: () => false,
     claimDocument(doc) {
       if (!isCrdDocument(doc.object)) return false;
@@ -159,6 +160,7 @@ function createCrdPolicy(crds: readonly CompiledCrd[], rules: CrdRules): FamilyP
   return Object.freeze({
     family: FAMILY,
     stage: "schema",
+    policyGroups: ["apiextensions.k8s.io"],
     kinds: Object.freeze(coveredKinds(crds)),
     // Every version of a CRD's kind is covered: an unserved version is rejected.
     covers: (group: string, _version: string, kind: string) => byGroupKind.has(`${group}/${kind}`),

@@ -11,7 +11,13 @@
  */
 import { type ErrorContext, type FieldError, internal, OMIT_VALUE, type Severity, withType } from "../field/error.js";
 import type { FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";
-import type { BundleFile, CoveredKind, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
+import {
+  type BundleFile,
+  type CoveredKind,
+  EVERY_KIND,
+  type PolicyFailure,
+  type ResolvedBundleConfig,
+} from "../policy/types.js";
 import { Compiler } from "./compile.js";
 import { type GoFile, loadGoParser, readGoFile, type TagLine, type TypeDecl } from "./go-source.js";
 import { type GoPackage, type GoType, type NamedType, Universe } from "./go-types.js";
@@ -123,6 +129,7 @@ async function parseSources(
   } catch (e) {
     fail({
       severity: "error",
+      kinds: [EVERY_KIND],
       message: `cannot load the Go parser (tree-sitter-go): ${e instanceof Error ? e.message : String(e)}`,
     });
     return undefined;
@@ -133,6 +140,7 @@ async function parseSources(
       fail({
         severity: "error",
         file: f.path,
+        kinds: [EVERY_KIND],
         message: `file is larger than the document limit (${config.limits.documentBytes} bytes): not read`,
       });
       continue;

@@ -6,7 +6,7 @@
  * `failed`, and its types fail where they are used.
  */
 import { appendAll } from "../objects/append.js";
-import type { BundleFile, PolicyFailure } from "../policy/types.js";
+import { type BundleFile, EVERY_KIND, type PolicyFailure } from "../policy/types.js";
 import type { GoFile } from "./go-source.js";
 import type { GoPackage, SourceRef } from "./go-types.js";
 
@@ -80,12 +80,14 @@ function packageFiles(
   const files: GoFile[] = [];
   let broken: SourceRef | undefined;
   for (const f of dirFiles) {
+    // A file that does not parse may declare any type, so the kinds it breaks cannot be known: every kind.
     for (const s of f.syntaxErrors) {
       broken ??= { file: f.path, line: s.line };
-      fail({ severity: "error", file: f.path, path: `line ${s.line}`, message: s.message });
+      fail({ severity: "error", file: f.path, path: `line ${s.line}`, kinds: [EVERY_KIND], message: s.message });
     }
     if (f.packageName === undefined) {
-      if (f.syntaxErrors.length === 0) fail({ severity: "error", file: f.path, message: "no package clause" });
+      if (f.syntaxErrors.length === 0)
+        fail({ severity: "error", file: f.path, kinds: [EVERY_KIND], message: "no package clause" });
       broken ??= { file: f.path, line: 1 };
       continue;
     }

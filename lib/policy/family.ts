@@ -151,6 +151,12 @@ export interface FamilyCompileContext {
 export interface FamilyCompiler {
   readonly family: RuleFamily;
   readonly stage: FamilyStage;
+  /**
+   * API groups whose every kind is a policy document of this family (`apiextensions.k8s.io` for CRDs). A bundle
+   * document of such a group that no family claims promises a policy that could not be recognised (a misspelt kind,
+   * a version the family does not read): an error-severity failure of unknown kinds. Default: none.
+   */
+  readonly policyGroups?: readonly string[];
   /** Offered every non-YAML/JSON file of the bundle (e.g. Go sources); true when the family takes it. */
   claimFile(file: BundleFile): boolean;
   /** Offered every decoded document but BundleConfig; true when the family takes it as (part of) a policy. */

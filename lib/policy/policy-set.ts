@@ -1,8 +1,10 @@
 /**
  * The compiled, immutable PolicySet: it routes each object to the families that cover its kind, merges their results
  * on one path in the API server's order (schema families, then admission families: see lib/policy/family.ts), and
- * applies the bundle's failure policy to kinds whose policy failed to compile and to internal faults. It knows no
- * family by name. Pure: no I/O, no clock, no environment.
+ * applies the bundle's failure policy to kinds whose policy failed to compile and to internal faults. A failure whose
+ * kinds cannot be known (PolicyFailure.kinds is [EVERY_KIND]: a bundle document that could not be decoded or
+ * recognised) applies the failure policy to every object, of any kind: its policy may be in that document. It knows
+ * no family by name. Pure: no I/O, no clock, no environment.
  */
 import { type ErrorContext, type FieldError, internal, invalid, RULE_FAMILIES } from "../field/error.js";
 import { isSecretKind } from "../field/redact.js";
@@ -12,21 +14,25 @@ import { isMapping } from "../objects/mapping.js";
 import { boundVerdict } from "./bounds.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
 import type { ResourceCatalogue } from "./resources.js";
-import type {
-  AdmissionRule,
-  CoveredKind,
-  PolicyFailure,
-  PolicySet,
-  ResolvedBundleConfig,
-  UserInfo,
-  ValidateRequest,
-  Verdict,
+import {
+  type AdmissionRule,
+  type CoveredKind,
+  EVERY_KIND,
+  type PolicyFailure,
+  type PolicyNote,
+  type PolicySet,
+  type ResolvedBundleConfig,
+  type UserInfo,
+  type ValidateRequest,
+  type Verdict,
 } from "./types.js";
 
 export interface PolicySetParts {
   digest: string;
   config: ResolvedBundleConfig;
   failures: PolicyFailure[];
+  /** Documents and files the loader ignored. Default: none. */
+  notes?: PolicyNote[];
   families: FamilyPolicy[];
   resources: ResourceCatalogue;
 }
@@ -54,18 +60,45 @@ function rejected(errors: FieldError[]): Verdict {
   return { ...emptyVerdict(), allowed: false, errors };
 }
 
-/** Error-severity failures per "<group>/<version>/<Kind>" they make unusable. */
-function failuresByKind(failures: readonly PolicyFailure[]): Map<string, PolicyFailure[]> {
-  const out = new Map<string, PolicyFailure[]>();
+/**
+ * Error-severity failures per "<group>/<version>/<Kind>" they make unusable, and those that make every kind unusable
+ * (kinds [EVERY_KIND]).
+ */
+function failuresByKind(failures: readonly PolicyFailure[]): {
+  byKind: Map<string, PolicyFailure[]>;
+  everyKind: PolicyFailure[];
+} {
+  const byKind = new Map<string, PolicyFailure[]>();
+  const everyKind: PolicyFailure[] = [];
   for (const f of failures) {
     if (f.severity !== "error") continue;
     for (const k of f.kinds ?? []) {
-      const list = out.get(k) ?? [];
+      if (k === EVERY_KIND) {
+        everyKind.push(f);
+        continue;
+      }
+      const list = byKind.get(k) ?? [];
       list.push(f);
-      out.set(k, list);
+      byKind.set(k, list);
     }
   }
-  return out;
+  return { byKind, everyKind };
+}
+
+/**
+ * The text of a failed-policy error: what cannot be checked (`<apiVersion>/<kind>`), which file or document is to
+ * blame (`<file>#<document>`), where in it, and why. A failure of known kinds is that kind's policy; one of unknown kinds may hold it.
+ */
+function failedPolicyDetail(f: PolicyFailure, gvk: string, kindText: string): string {
+  let where = f.file ?? "the bundle";
+  if (f.document !== undefined) where += `#${f.document}`;
+  let why = f.message;
+  const path = f.path ?? "";
+  if (path !== "" && why.startsWith(`${path}: `)) why = why.slice(path.length + 2);
+  if (f.kinds?.includes(gvk) === true) {
+    return `the policy for ${kindText} cannot be used: ${path === "" ? where : `${where} ${path}`}: ${why}`;
+  }
+  return `the policy for ${kindText} may be in ${where}, which cannot be used: ${path === "" ? why : `${path}: ${why}`}`;
 }
 
 /** Adds one family's result to the verdict (loops, not spreads: a family may return 100,000 errors). */
@@ -98,7 +131,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   const families = [...parts.families].sort((a, b) => order(a) - order(b));
   const schemaFamilies = families.filter((f) => f.stage === "schema");
   const admissionFamilies = families.filter((f) => f.stage === "admission");
-  const failedKinds = failuresByKind(parts.failures);
+  const { byKind: failedKinds, everyKind } = failuresByKind(parts.failures);
   const kinds: CoveredKind[] = families.flatMap((f) => f.kinds);
   const admissionRules: AdmissionRule[] = families.flatMap((f) => f.admissionRules ?? []);
 
@@ -115,18 +148,17 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     return v;
   }
 
-  function failedPolicyVerdict(failed: PolicyFailure[], gvk: string): Verdict {
-    const first = failed[0]!;
-    const ctx: ErrorContext = {
-      source: { kind: first.family === "config" ? "tollgate" : first.family, policy: first.file ?? "bundle" },
-    };
-    const errs = failed.map((f) =>
-      internal(
-        null,
-        `the policy for ${gvk} failed to compile (${f.file ?? "bundle"}${f.path ? ` ${f.path}` : ""}: ${f.message})`,
-        ctx,
-      ),
-    );
+  /**
+   * The failure policy's verdict for an object whose kind's policy cannot be used. The error is on `kind` (the
+   * object's kind is what cannot be checked) and names the document, where in it, and why.
+   */
+  function failedPolicyVerdict(failed: PolicyFailure[], gvk: string, kindText: string): Verdict {
+    const errs = failed.map((f) => {
+      const ctx: ErrorContext = {
+        source: { kind: f.family === "config" ? "tollgate" : f.family, policy: f.file ?? "bundle" },
+      };
+      return internal("kind", failedPolicyDetail(f, gvk, kindText), ctx);
+    });
     return failurePolicyVerdict(errs);
   }
 
@@ -205,7 +237,9 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     }
     const gvk = `${gv.group}/${gv.version}/${kind}`;
     const failed = failedKinds.get(gvk);
-    if (failed !== undefined) return failedPolicyVerdict(failed, gvk);
+    if (failed !== undefined || everyKind.length > 0) {
+      return failedPolicyVerdict([...(failed ?? []), ...everyKind], gvk, `${apiVersion}/${kind}`);
+    }
     return runFamilies(familyRequest(req, obj, gv.group, gv.version));
   }
 
@@ -214,10 +248,12 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     kinds: Object.freeze(kinds),
     admissionRules: Object.freeze(admissionRules),
     failures: Object.freeze([...parts.failures]),
+    notes: Object.freeze([...(parts.notes ?? [])]),
     config,
     covers(apiVersion: string, kind: string): boolean {
       const gv = parseApiVersion(apiVersion);
       if (gv === undefined) return false;
+      if (everyKind.length > 0) return true;
       if (failedKinds.has(`${gv.group}/${gv.version}/${kind}`)) return true;
       return families.some((f) => f.covers(gv.group, gv.version, kind));
     },

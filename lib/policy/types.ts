@@ -143,7 +143,12 @@ export interface PolicyFailure {
   /** Path within the document ("spec.versions[0].schema.openAPIV3Schema..."). */
   path?: string;
   rule?: string;
-  /** The "<group>/<version>/<Kind>"s (or template) the failure makes unusable. */
+  /**
+   * The "<group>/<version>/<Kind>"s (or template) the failure makes unusable; {@link EVERY_KIND} alone when they
+   * cannot be known (a document that could not be decoded or recognised, a Go file that does not parse, a family
+   * that failed as a whole): the policy of any kind may be in it, so every object is treated as its kind's policy
+   * failed (the bundle's failure policy decides).
+   */
   kinds?: string[];
   message: string;
 }
@@ -161,6 +166,22 @@ export interface AdmissionRule {
   scope: "*" | "Cluster" | "Namespaced";
 }
 
+/** {@link PolicyFailure.kinds} of a failure whose kinds cannot be known: every kind. */
+export const EVERY_KIND = "*";
+
+/**
+ * Something the bundle loader noticed that is not a problem: a document or file it ignored (a Kubernetes object no
+ * family reads as a policy, kept as cluster state). Never a policy failure: notes fail no command and count nowhere.
+ */
+export interface PolicyNote {
+  file?: string;
+  /** Index of the document within its file (0-based). */
+  document?: number;
+  /** Where within the document ("items[3]" for an item of a `kind: List`). */
+  path?: string;
+  message: string;
+}
+
 /** A compiled, immutable set of policies. */
 export interface PolicySet {
   /** Content hash of the bundle (sha256 of every document's path and content). */
@@ -169,6 +190,8 @@ export interface PolicySet {
   /** Requests families judge by resource (admission policies), for `tollgate webhook-config`; beside `kinds`. */
   readonly admissionRules: readonly AdmissionRule[];
   readonly failures: readonly PolicyFailure[];
+  /** Documents and files the loader ignored (not policy failures: see {@link PolicyNote}). */
+  readonly notes: readonly PolicyNote[];
   /** The resolved bundle configuration in force. */
   readonly config: ResolvedBundleConfig;
   covers(apiVersion: string, kind: string): boolean;

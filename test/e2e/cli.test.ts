@@ -298,6 +298,34 @@ describe("tollgate validate: exact text", () => {
     expect(mounted.code).toBe(plain.code);
   });
 
+  it("fails closed on a bundle document that cannot be decoded: every object is rejected naming it, exit 1", async () => {
+    // Prepare: the gadgets bundle plus a document that does not decode (it may have held any kind's policy).
+    const bundle = join(scratch, "undecodable-bundle");
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, "gadget-crd.yaml"), readFileSync(join(ROOT, GADGETS, "gadget-crd.yaml")));
+    writeFileSync(join(bundle, "more.yaml"), "apiVersion: v1\nkind: [\n");
+
+    // Act
+    const result = await tollgate(["validate", "--bundle", bundle, `${OBJECTS}/configmap.yaml`]);
+
+    // Assess: the ConfigMap used to print "skipped" and the run exited 0, with only a warning on stderr.
+    expect(result.stdout).toBe(
+      'The ConfigMap "plain" is invalid: kind: Internal error: the policy for v1/ConfigMap may be in more.yaml#0, which cannot be used: document 0 (line 1): line 2, column 8: Flow sequence in block collection must be sufficiently indented and end with a ]\n',
+    );
+    expect(result.stderr).toBe(
+      `error: the bundle ${bundle} has 1 policy failure of severity error; run 'tollgate lint --bundle ${bundle}' for details\n`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("exits 1 on a bundle with an error-severity policy failure even when no object is of a kind it breaks", async () => {
+    const result = await tollgate(["validate", "--bundle", BROKEN, `${OBJECTS}/configmap.yaml`]);
+
+    expect(result.stdout).toBe("configmap/plain skipped (no policy for v1/ConfigMap)\n");
+    expect(result.stderr).toMatch(/^error: the bundle \S+ has 2 policy failures of severity error; /);
+    expect(result.code).toBe(1);
+  });
+
   it("uses --bundle from TOLLGATE_BUNDLE", async () => {
     const result = await tollgate(["validate", `${OBJECTS}/gadget-valid.yaml`], { env: { TOLLGATE_BUNDLE: GADGETS } });
 
@@ -629,6 +657,24 @@ describe("tollgate lint", () => {
       failures.some((f) => f.severity === "error" && f.family === "crd" && /broken-crd\.yaml$/.test(f.file ?? "")),
     ).toBe(true);
     expect(result.code).toBe(1);
+  });
+
+  it("prints the documents it ignored as notes, which are no failures (exit 0)", async () => {
+    const bundle = join(scratch, "noted-bundle");
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, "gadget-crd.yaml"), readFileSync(join(ROOT, GADGETS, "gadget-crd.yaml")));
+    writeFileSync(join(bundle, "settings.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n");
+
+    const result = await tollgate(["lint", "--bundle", bundle]);
+    const json = await tollgate(["lint", "--bundle", bundle, "-o", "json"]);
+
+    expect(outputLines(result.stdout).slice(0, 3)).toEqual([
+      `note ${join(bundle, "settings.yaml")}#0: not a policy document (v1 ConfigMap "settings"): ignored`,
+      "",
+      `0 errors, 0 warnings (1 note) in ${bundle}`,
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([]);
   });
 
   it("finds no errors in the bundled examples and exits 0", async () => {

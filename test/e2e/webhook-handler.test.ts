@@ -3,6 +3,9 @@
  * from test/fixtures/events/: AdmissionReview answers, bare objects, /healthz, every bad-input path, auth, the
  * failure policy and the logs.
  */
+import { readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import type { FunctionLogger } from "../../functions/logger.js";
@@ -426,6 +429,60 @@ describe("failure policy", () => {
     const bare = await call(handler, "v1", { body: widget({}) });
     expect(bare.status).toBe(500);
     expect(bare.body).toMatchObject({ kind: "Status", reason: "InternalError", code: 500 });
+  });
+});
+
+describe("failure policy: a bundle document that cannot be used may hold any kind's policy", () => {
+  const EXAMPLES = fileURLToPath(new URL("../../examples/policies", import.meta.url));
+  /** The example bundle, plus a document that does not decode and a ConfigMap (cluster state: a note). */
+  const load = async (_source: string, options: BundleOptions) => {
+    const files = await Promise.all(
+      readdirSync(EXAMPLES).map(async (name) => ({
+        path: name,
+        content: await readFile(join(EXAMPLES, name), "utf8"),
+      })),
+    );
+    files.push({ path: "broken.yaml", content: "apiVersion: v1\nkind: [\n" });
+    files.push({ path: "state.yaml", content: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n" });
+    return loadBundle(files, options);
+  };
+  const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: "shop" } };
+  const message =
+    "kind: Internal error: the policy for v1/ConfigMap may be in broken.yaml#0, which cannot be used: document 0 (line 1): line 2, column 8: Flow sequence in block collection must be sufficiently indented and end with a ]";
+
+  it("Fail: an object of any kind, even one no policy covers, is denied with a message naming the document", async () => {
+    const { handler } = setup({}, load);
+    const res = await call(handler, "v2", {
+      body: admissionReview({ uid: "u-doc", operation: "CREATE", object: configMap }),
+    });
+    expect(res.body.response).toMatchObject({
+      uid: "u-doc",
+      allowed: false,
+      status: { code: 422, reason: "Invalid", message: `ConfigMap "settings" is invalid: ${message}` },
+    });
+    const valid = await call(handler, "v2", {
+      body: admissionReview({ uid: "u-w", operation: "CREATE", object: widget({}) }),
+    });
+    expect(valid.body.response).toMatchObject({ allowed: false });
+  });
+
+  it("Ignore: allowed, with a warning naming the document", async () => {
+    const { handler } = setup({ TOLLGATE_FAILURE_POLICY: "Ignore" }, load);
+    const res = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-doc", operation: "CREATE", object: configMap }),
+    });
+    expect(res.body.response).toEqual({ uid: "u-doc", allowed: true, warnings: [message] });
+  });
+
+  it("/healthz lists it as an error of every kind, and the ignored ConfigMap as a note", async () => {
+    const { handler } = setup({}, load);
+    const health = await call(handler, "v2", { method: "GET", path: "/healthz" });
+    expect(health.body.failures).toEqual([
+      expect.objectContaining({ severity: "error", stage: "decode", file: "broken.yaml", kinds: ["*"] }),
+    ]);
+    expect(health.body.notes).toEqual([
+      { file: "state.yaml", document: 0, message: 'not a policy document (v1 ConfigMap "c"): ignored' },
+    ]);
   });
 });
 

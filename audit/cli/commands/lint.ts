@@ -4,8 +4,9 @@
  *
  * Text, one line per failure: `<severity> <file>[#<document>] <path>: <message>` (the file as a path the user can
  * open, the bundle folder joined to the library's relative path; documents numbered from 0 as the library numbers
- * them; the bundle path stands in for a failure not tied to a file), then the covered kinds. JSON: the library's
- * `PolicyFailure[]` as is.
+ * them; the bundle path stands in for a failure not tied to a file), then one `note ...` line per document or file
+ * the loader ignored (never a failure), then the covered kinds. JSON: the library's `PolicyFailure[]` as is (notes
+ * are not failures and are left out).
  */
 import { join } from "node:path";
 import { loadBundle, type PolicyFailure, type PolicySet } from "#lib";
@@ -32,11 +33,13 @@ export async function runLint(config: Readonly<ResolvedLintConfig>, io: CommandI
 function lintText(policySet: PolicySet, bundle: string, fileName: (file: string | undefined) => string): string {
   let out = "";
   for (const f of policySet.failures) out += `${failureLine(f, fileName(f.file))}\n`;
+  for (const n of policySet.notes) out += `${failureLine({ ...n, severity: "note" }, fileName(n.file))}\n`;
 
   const errors = policySet.failures.filter((f) => f.severity === "error").length;
   const warnings = policySet.failures.length - errors;
-  if (policySet.failures.length > 0) out += "\n";
-  out += `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${bundle}\n`;
+  const notes = policySet.notes.length;
+  if (policySet.failures.length + notes > 0) out += "\n";
+  out += `${plural(errors, "error")}, ${plural(warnings, "warning")}${notes > 0 ? ` (${plural(notes, "note")})` : ""} in ${bundle}\n`;
 
   out += `${plural(policySet.kinds.length, "kind")} covered${policySet.kinds.length > 0 ? ":" : ""}\n`;
   for (const k of policySet.kinds) {
@@ -51,7 +54,10 @@ function lintText(policySet: PolicySet, bundle: string, fileName: (file: string 
  * CRD messages are whole field errors (`<path>: <body>`, as the API server words a rejected CRD), so the path is
  * not printed twice. `rule` and `kinds` are left to `-o json`.
  */
-export function failureLine(f: PolicyFailure, file: string): string {
+export function failureLine(
+  f: Pick<PolicyFailure, "document" | "path" | "message"> & { severity: PolicyFailure["severity"] | "note" },
+  file: string,
+): string {
   let where = file;
   if (f.document !== undefined) where += `#${f.document}`;
   let message = f.message;

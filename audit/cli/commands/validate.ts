@@ -50,7 +50,7 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
   const errorFailures = policySet.failures.filter((f) => f.severity === "error").length;
   if (errorFailures > 0) {
     io.stderr(
-      `warning: the bundle ${config.bundle} has ${plural(errorFailures, "policy failure")} of severity error; ` +
+      `error: the bundle ${config.bundle} has ${plural(errorFailures, "policy failure")} of severity error; ` +
         `run 'tollgate lint --bundle ${config.bundle}' for details\n`,
     );
   }
@@ -84,6 +84,9 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
   else io.stdout(`${JSON.stringify(results.map(jsonEntry), null, 2)}\n`);
 
   if (config.demo) return "ok";
+  // A bundle with an error-severity policy failure fails the run, as `tollgate audit` and `tollgate lint` do, even
+  // when no object here is of a kind it breaks: the bundle is not what its author meant.
+  if (errorFailures > 0) return "violations";
   return results.some((r) => r.outcome === "invalid" || r.outcome === "error") ? "violations" : "ok";
 }
 

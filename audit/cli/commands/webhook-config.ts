@@ -5,7 +5,7 @@
  * for `kubectl apply -f -`.
  */
 import { stringify } from "yaml";
-import { type CoveredKind, loadBundle, type PolicySet } from "#lib";
+import { type CoveredKind, EVERY_KIND, loadBundle, type PolicySet } from "#lib";
 import { requireLocation } from "../../sources/index.js";
 import type { ResolvedWebhookConfigConfig } from "../bundle-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
@@ -31,6 +31,13 @@ export async function runWebhookConfig(
   const { object, unregistered } = webhookConfiguration(policySet, config);
   for (const k of unregistered)
     io.stderr(`warning: ${k}: its policy failed to compile and its resource name is unknown; no rule registered\n`);
+  for (const f of policySet.failures) {
+    if (f.severity !== "error" || f.kinds?.includes(EVERY_KIND) !== true) continue;
+    const where = f.file === undefined ? "the bundle" : f.document === undefined ? f.file : `${f.file}#${f.document}`;
+    io.stderr(
+      `warning: ${where} cannot be used and may hold the policy of any kind (see tollgate lint); only the kinds the bundle covers are registered\n`,
+    );
+  }
   io.stdout(config.format === "json" ? `${JSON.stringify(object, null, 2)}\n` : stringify(object, { lineWidth: 0 }));
   return "ok";
 }
@@ -91,7 +98,7 @@ export function webhookConfiguration(
   const unregistered = new Set<string>();
   for (const f of policySet.failures) {
     if (f.severity !== "error") continue;
-    for (const k of f.kinds ?? []) if (!covered.has(k)) unregistered.add(k);
+    for (const k of f.kinds ?? []) if (k !== EVERY_KIND && !covered.has(k)) unregistered.add(k);
   }
   const object = {
     apiVersion: "admissionregistration.k8s.io/v1",

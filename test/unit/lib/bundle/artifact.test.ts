@@ -41,6 +41,7 @@ function expectSameSets(fromArtifact: PolicySet, fromFolder: PolicySet, requests
   expect(fromArtifact.digest).toBe(fromFolder.digest);
   expect(fromArtifact.kinds).toEqual(fromFolder.kinds);
   expect(fromArtifact.failures).toEqual(fromFolder.failures);
+  expect(fromArtifact.notes).toEqual(fromFolder.notes);
   expect(fromArtifact.config).toEqual(fromFolder.config);
   for (const req of requests) expect(fromArtifact.validate(req)).toEqual(fromFolder.validate(req));
 }
@@ -139,8 +140,13 @@ describe("bundle artifact", () => {
     const fromFiles = await loadBundle(files);
     const built = await buildBundleArtifact(files);
     const fromArtifact = await loadBundle(asFile(built.text));
-    expect(fromFiles.failures.length).toBeGreaterThanOrEqual(3);
-    expectSameSets(fromArtifact, fromFiles, []);
+    expect(fromFiles.failures.map((f) => [f.file, f.severity])).toEqual([
+      ["bad.yaml", "error"],
+      ["notes.txt.json", "error"],
+    ]);
+    expect(fromFiles.notes).toEqual([{ file: "README.md", message: "not a policy file: ignored" }]);
+    const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } };
+    expectSameSets(fromArtifact, fromFiles, [{ operation: "CREATE", object: configMap }]);
   });
 
   it("keeps int64 values beyond 2^53 exact", async () => {
@@ -207,7 +213,7 @@ describe("bundle artifact", () => {
       text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[{"path":"a.yaml","documents":[{"document":0,"line":1,"object":{"a":1},"bigints":[["a"]]}]}]}',
       message: 'files[0].documents[0].bigints: ["a"] is not an integer string',
     },
-  ])("a malformed artifact ($name) is an error-severity policy failure", async ({ text, message }) => {
+  ])("a malformed artifact ($name) is an error-severity policy failure of every kind", async ({ text, message }) => {
     const set = await loadBundle(asFile(text));
     expect(set.kinds.filter((k) => k.family === "crd")).toEqual([]);
     expect(set.failures).toEqual([
@@ -215,9 +221,13 @@ describe("bundle artifact", () => {
         severity: "error",
         family: "config",
         file: "bundle.json",
+        kinds: ["*"],
         message: expect.stringContaining(`malformed bundle artifact: ${message}`),
       },
     ]);
+    // Its policies are lost, so no object passes as not covered (failurePolicy Fail).
+    const v = set.validate({ operation: "CREATE", object: { apiVersion: "v1", kind: "ConfigMap", metadata: {} } });
+    expect(v).toMatchObject({ allowed: false, covered: true, errors: [{ type: "InternalError", field: "kind" }] });
   });
 
   it.each([

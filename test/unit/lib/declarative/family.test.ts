@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { goModulePath } from "../../../../lib/declarative/packages.js";
+import { EVERY_KIND } from "../../../../lib/policy/types.js";
 import { apiFiles, brief, failureTexts, kind, loadApi, validate } from "./go-bundle.js";
 
 interface BadCase {
@@ -21,13 +22,15 @@ const OTHER = `type Other struct {\n\tTypeMeta \`json:",inline"\`\n\t// +k8s:req
 describe("bad input becomes PolicyFailures; the rest of the bundle keeps working", () => {
   it.each<BadCase>([
     {
-      name: "a syntax error fails the package, naming file and line",
+      // A file that does not parse may declare any kind: every object is rejected (failurePolicy Fail), where the
+      // package's kinds used to vanish and their objects pass as not covered.
+      name: "a syntax error fails the package and every kind, naming file and line",
       types: `type Thing struct {\n\tTypeMeta \`json:",inline"\`\n\tSpec int32 \`json:"spec"\n}\n`,
       failures: [
         'error api/v1/types.go line 9: syntax error near "TypeMeta `json:\\",inline\\"`"',
         "error api/v1/types.go line 9: package api/v1 could not be read: its types are not used",
       ],
-      thingFails: false,
+      thingFails: true,
     },
     {
       name: "an unknown tag is a warning and a no-op (validation-gen ignores it)",
@@ -113,16 +116,25 @@ describe("bad input becomes PolicyFailures; the rest of the bundle keeps working
     const other = validate(set, "Other", undefined);
     // Assess
     expect(failureTexts(set.failures)).toEqual(failures);
-    const failed = set.failures.filter((f) => f.kinds?.includes("t.example.com/v1/Thing"));
+    const failed = set.failures.filter(
+      (f) => f.kinds?.includes("t.example.com/v1/Thing") || f.kinds?.includes(EVERY_KIND),
+    );
     expect(failed.length > 0).toBe(thingFails);
     if (thingFails) {
       expect(thing.allowed).toBe(false);
       expect(thing.errors[0]?.type).toBe("InternalError");
     }
-    // The other kind of the package still validates (unless the whole package is unreadable).
-    const packageBroken = failures.some((f) => f.includes("could not be read"));
-    expect(other.covered).toBe(!packageBroken);
-    expect(brief(other.errors)).toEqual(packageBroken ? [] : ["FieldValueRequired size: "]);
+    // The other kind of the package still validates, unless a file of the bundle does not parse: then it is
+    // rejected with the failure policy, as every kind is.
+    const unparsed = failures.some((f) => f.includes("could not be read"));
+    expect(other.covered).toBe(true);
+    expect(brief(other.errors)).toEqual(
+      unparsed
+        ? [
+            'InternalError kind: the policy for t.example.com/v1/Other may be in api/v1/types.go, which cannot be used: line 9: syntax error near "TypeMeta `json:\\",inline\\"`"',
+          ]
+        : ["FieldValueRequired size: "],
+    );
   });
 });
 

@@ -3,7 +3,12 @@ import { type FieldError, invalid } from "../../../../lib/field/error.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "../../../../lib/policy/family.js";
 import { createPolicySet } from "../../../../lib/policy/policy-set.js";
 import { createResourceCatalogue } from "../../../../lib/policy/resources.js";
-import type { ResolvedBundleConfig, RuleFamily } from "../../../../lib/policy/types.js";
+import {
+  EVERY_KIND,
+  type PolicyFailure,
+  type ResolvedBundleConfig,
+  type RuleFamily,
+} from "../../../../lib/policy/types.js";
 
 const config: ResolvedBundleConfig = {
   featureGates: {},
@@ -162,5 +167,85 @@ describe("PolicySet: families in the API server's order", () => {
       expect(e).toMatchObject({ type: "InternalError", source: { kind: "tollgate" } });
       expect(e?.message).toContain("internal error while validating: boom");
     }
+  });
+});
+
+describe("PolicySet: the failure policy for kinds whose policy cannot be used", () => {
+  const gizmo = { apiVersion: "g.example.com/v1", kind: "Gizmo", metadata: { name: "g" } };
+  const compileFailure: PolicyFailure = {
+    severity: "error",
+    family: "crd",
+    stage: "cel",
+    file: "gizmo-crd.yaml",
+    document: 0,
+    path: "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    kinds: ["g.example.com/v1/Gizmo"],
+    message: "compilation failed: ERROR: <input>: Unexpected token: EOF",
+  };
+  const undecodable: PolicyFailure = {
+    severity: "error",
+    family: "config",
+    stage: "decode",
+    file: "broken.yaml",
+    document: 1,
+    kinds: [EVERY_KIND],
+    message: "document 1 (line 4): line 5, column 3: did not find expected key",
+  };
+  const setWith = (failures: PolicyFailure[], failurePolicy: "Fail" | "Ignore" = "Fail") =>
+    createPolicySet({
+      digest: "d",
+      config: { ...config, failurePolicy },
+      failures,
+      resources,
+      families: [family("crd", () => result(), [])],
+    });
+
+  it.each([
+    {
+      name: "a kind whose policy does not compile: the error names the document, where in it, and why",
+      failures: [compileFailure],
+      object: gizmo,
+      detail:
+        "the policy for g.example.com/v1/Gizmo cannot be used: gizmo-crd.yaml#0 spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: compilation failed: ERROR: <input>: Unexpected token: EOF",
+    },
+    {
+      name: "a document of unknown kinds: every object, of any kind, may have its policy there",
+      failures: [undecodable],
+      object: pod,
+      detail:
+        "the policy for v1/Pod may be in broken.yaml#1, which cannot be used: document 1 (line 4): line 5, column 3: did not find expected key",
+    },
+  ])("Fail: $name", ({ failures, object, detail }) => {
+    // Act
+    const set = setWith(failures);
+    const v = set.validate({ operation: "CREATE", object });
+    // Assess
+    expect(set.covers(object.apiVersion, object.kind)).toBe(true);
+    expect(v).toMatchObject({ allowed: false, covered: true, warnings: [] });
+    expect(v.errors.map((e) => `${e.field}: ${e.message}`)).toEqual([`kind: Internal error: ${detail}`]);
+  });
+
+  it("Ignore: a document of unknown kinds allows every object with a warning naming it", () => {
+    const v = setWith([undecodable], "Ignore").validate({ operation: "CREATE", object: gizmo });
+    expect(v).toMatchObject({ allowed: true, covered: true, errors: [] });
+    expect(v.warningTexts).toEqual([
+      "kind: Internal error: the policy for g.example.com/v1/Gizmo may be in broken.yaml#1, which cannot be used: document 1 (line 4): line 5, column 3: did not find expected key",
+    ]);
+  });
+
+  it("a warning of unknown kinds changes nothing; an object of another kind is not affected by a kind's failure", () => {
+    const failures = [{ ...undecodable, severity: "warning" as const }, compileFailure];
+    const set = createPolicySet({ digest: "d", config, failures, resources, families: [] });
+    expect(set.validate({ operation: "CREATE", object: pod })).toMatchObject({ allowed: true, covered: false });
+    expect(set.covers("v1", "Pod")).toBe(false);
+    expect(set.covers("g.example.com/v1", "Gizmo")).toBe(true);
+  });
+
+  it("keeps the loader's notes apart from the failures", () => {
+    const note = { file: "cm.yaml", document: 0, message: 'not a policy document (v1 ConfigMap "c"): ignored' };
+    const set = createPolicySet({ digest: "d", config, failures: [], notes: [note], resources, families: [] });
+    expect(set.notes).toEqual([note]);
+    expect(set.failures).toEqual([]);
+    expect(set.validate({ operation: "CREATE", object: pod })).toMatchObject({ allowed: true, covered: false });
   });
 });
