@@ -5,6 +5,7 @@
  * through the small {@link ExecuteIo} (a progress display, on a terminal only).
  */
 import { ConfigError } from "#lib";
+import { isS3Url } from "#lib/storage";
 import type { ResolvedAuditConfig } from "./config.js";
 import { type AuditResult, type AuditRunHeader, summaryReachesFailOn } from "./model.js";
 import { loadPolicies } from "./policies.js";
@@ -89,7 +90,9 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
     if (compareWith !== undefined) auditConfig.compareWith = compareWith;
     let progress: ProgressReporter | undefined;
     if (io.startProgress !== undefined) {
-      progress = await io.startProgress(await progressTotalBytes(config.sources, options.maxJsonParseBytes));
+      progress = await io.startProgress(
+        await progressTotalBytes(config.sources, options.maxJsonParseBytes, options.excludeFolders),
+      );
       onRead = progress.onRead;
       auditConfig.onProgress = progress.update;
     }
@@ -105,10 +108,12 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
 }
 
 /** The sources' bounds: the defaults, with the configured size above which a JSON List is streamed. */
-export function sourceOptionsOf(config: Pick<ResolvedAuditConfig, "maxJsonBytes">): SourceOptions {
+export function sourceOptionsOf(config: Pick<ResolvedAuditConfig, "maxJsonBytes" | "out">): SourceOptions {
   return {
     ...DEFAULT_SOURCE_OPTIONS,
     ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
+    // The reports of this run and its predecessors are never audited (`--out ci-reports .`).
+    ...(!isS3Url(config.out) && { excludeFolders: [config.out] }),
   };
 }
 

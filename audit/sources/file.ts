@@ -4,9 +4,11 @@
  * `.git`, `node_modules` and hidden folders left out).
  */
 import { open, readFile, stat } from "node:fs/promises";
+import { sep } from "node:path";
 import type { Readable } from "node:stream";
-import { walkFolder } from "#lib/storage";
+import { type WalkEntry, walkFolder } from "#lib/storage";
 import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
+import { reportFolderFilter } from "./report-folders.js";
 import { streamJsonList, streamJsonListParts, streamYaml, streamYamlParts } from "./stream.js";
 import {
   DOCUMENT_FILE,
@@ -29,21 +31,35 @@ export function fileSource(path: string, options: SourceOptions): Source {
 }
 
 /**
- * Every `*.yaml`, `*.yml` and `*.json` under a folder, in name order. A folder below it that cannot be listed is
- * one input error.
+ * Every `*.yaml`, `*.yml` and `*.json` under a folder, in name order; tollgate's own report folders are left out
+ * (report-folders.ts). A folder below it that cannot be listed is one input error.
  */
 export function folderSource(root: string, options: SourceOptions): Source {
   return {
     spec: root,
     kind: "folder",
     async *units() {
-      const accept = (name: string) => DOCUMENT_FILE.test(name);
-      for await (const entry of walkFolder(root, { accept, unreadable: "yield" })) {
+      for await (const entry of documentFiles(root, options.excludeFolders)) {
         if (entry.kind === "file") yield new FileUnit(entry.path, options, options.nonKubernetes ?? "skip");
         else yield errorUnit(entry.path, "cannot read the folder");
       }
     },
   };
+}
+
+/**
+ * The document files under a folder as the auditor reads them (folder sources and the input's size alike): the one
+ * folder walk, without tollgate's report folders and their loose markers.
+ */
+export async function* documentFiles(root: string, excludeFolders?: readonly string[]): AsyncGenerator<WalkEntry> {
+  const reports = reportFolderFilter(excludeFolders);
+  const accept = (name: string) => DOCUMENT_FILE.test(name);
+  const enter = async (path: string) => !(await reports.skipsFolder(path));
+  for await (const entry of walkFolder(root, { accept, enter, unreadable: "yield" })) {
+    const name = entry.path.slice(entry.path.lastIndexOf(sep) + 1);
+    if (entry.kind === "file" && (await reports.skipsFile(entry.path, name))) continue;
+    yield entry;
+  }
 }
 
 /** The name standard input is shown under. */

@@ -115,6 +115,12 @@ export interface SourceOptions extends ReadMeter {
    * on the command line it is always an error.
    */
   nonKubernetes?: "skip" | "error";
+  /**
+   * Folders a folder tree leaves out whatever they hold: the run's local `--out`, whose reports are tollgate's own.
+   * (Report folders of other runs are recognised by their `latest.json` or `index.json`: report-folders.ts.)
+   * Default: none.
+   */
+  excludeFolders?: readonly string[];
 }
 
 /** Progress: told the bytes of input read, each byte of a file, archive or S3 object once (the CLI's ETA). */

@@ -33,6 +33,11 @@ export interface WalkOptions {
   accept(name: string): boolean;
   /** What a folder that cannot be listed is: thrown (the default), or given as an `unreadable` entry. */
   unreadable?: "throw" | "yield";
+  /**
+   * Whether to enter a folder below the root that the rule allows (its path under the root as given): the caller's
+   * own exclusions, such as the auditor's report folders. Default: every one.
+   */
+  enter?(path: string): Promise<boolean>;
 }
 
 /**
@@ -93,7 +98,11 @@ class Walk {
       yield* unreadable(path, relative, e, this.options);
       return;
     }
-    if (!this.entered.has(real)) yield* this.folder(path, relative, real);
+    if (!this.entered.has(real) && (await this.allows(path))) yield* this.folder(path, relative, real);
+  }
+
+  private async allows(path: string): Promise<boolean> {
+    return this.options.enter === undefined || (await this.options.enter(path));
   }
 
   /** A link: followed to a file or a folder inside the root. */
@@ -110,7 +119,9 @@ class Walk {
     }
     if (real !== this.rootReal && !real.startsWith(this.rootReal + sep)) return;
     if (isFolder) {
-      if (!isSkippedFolder(name) && !this.entered.has(real)) yield* this.folder(path, relative, real);
+      if (!isSkippedFolder(name) && !this.entered.has(real) && (await this.allows(path))) {
+        yield* this.folder(path, relative, real);
+      }
     } else if (this.options.accept(name)) {
       yield { kind: "file", path, relative };
     }

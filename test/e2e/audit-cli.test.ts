@@ -2,12 +2,12 @@
  * `tollgate audit` as a black box: spawn `node audit/cli/bin.js` (what `npx tollgate` runs) and check exit codes,
  * standard output and the files of the run folder.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocuments, unwrapList } from "../../lib/index.js";
-import { type Run, runCommand } from "../helpers/spawn.js";
+import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
 
 const BUNDLE = "test/fixtures/audit/bundle";
 const CURRENT = "test/fixtures/audit/snapshots/current.yaml";
@@ -174,5 +174,42 @@ describe("npm start (the README's first command)", () => {
     expect(lines).toContain("HTML report: <out>/npm-start/<run>/report.html");
     const html = readFileSync(join(out, readdirSync(out).find((n) => n !== "latest.json")!, "report.html"), "utf8");
     expect(html).not.toContain("example-not-a-real-token");
+  });
+});
+
+describe("the README's CI example (--out ci-reports .)", () => {
+  it("never audits its own reports: a second run reads the same documents as the first", async () => {
+    // Prepare: a checkout holding the bundle and some manifests; the reports go into it, as the README's example does.
+    const checkout = join(scratch, "checkout");
+    cpSync(join(ROOT, BUNDLE), join(checkout, "policies"), { recursive: true });
+    cpSync(join(ROOT, CURRENT), join(checkout, "deploy", "current.yaml"));
+    const audit = () =>
+      runCommand(
+        process.execPath,
+        [
+          join(ROOT, "audit/cli/bin.js"),
+          "audit",
+          "--bundle",
+          "./policies",
+          "--format",
+          "sarif,junit",
+          "--out",
+          "ci-reports",
+          ".",
+        ],
+        { env: { ...process.env, NO_COLOR: "1" }, cwd: checkout },
+      );
+    const documents = (r: Run) => /: (\d+) documents from \. /.exec(r.stdout)?.[1];
+    // Act
+    const first = await audit();
+    const second = await audit();
+    // A report folder of another run (./reports of npm start) is recognised by its layout, not only as --out.
+    cpSync(join(checkout, "ci-reports"), join(checkout, "reports"), { recursive: true });
+    const third = await audit();
+    // Assess
+    expect(first.stderr).toBe("");
+    expect(documents(first)).toBeDefined();
+    expect(documents(second)).toBe(documents(first));
+    expect(documents(third)).toBe(documents(first));
   });
 });

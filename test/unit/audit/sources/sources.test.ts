@@ -120,6 +120,35 @@ describe("folder source", () => {
       { kind: "not-kubernetes", location: { file: "<root>/repo/c.json", document: 0, line: 1 } },
     ]);
   });
+
+  it("leaves out tollgate's own report folders: by their latest.json or index.json, and the run's --out", async () => {
+    // Prepare: a checkout with the reports of earlier runs in it (`tollgate audit --out ci-reports .`).
+    const dir = join(root, "checkout");
+    const marker = (kind: string) => JSON.stringify({ apiVersion: "tollgate.dev/v1alpha1", kind, runId: "r" });
+    write("checkout/app.yaml", CM("app"));
+    write("checkout/ci-reports/latest.json", marker("AuditLatest"));
+    write("checkout/ci-reports/20261122T021500Z/index.json", marker("AuditRunIndex"));
+    write("checkout/ci-reports/20261122T021500Z/report.json", marker("AuditReport"));
+    write("checkout/ci-reports/20261122T021500Z/policyreport.yaml", CM("in-a-report"));
+    write("checkout/old-run/index.json", marker("AuditRunIndex"));
+    write("checkout/old-run/policyreport.yaml", CM("in-an-old-run"));
+    write("checkout/first-run/report.json", marker("AuditReport"));
+    write(
+      "checkout/loose/latest.json",
+      '{"apiVersion": "tollgate.dev/v1alpha1", "kind": "Other", "metadata": {"name": "x"}}',
+    );
+    write("checkout/loose/index.json", '{"files": []}');
+    // Act
+    const docs = await readAll(
+      await openSource(dir, { ...DEFAULT_SOURCE_OPTIONS, excludeFolders: [join(dir, "first-run")] }),
+    );
+    // Assess: only the files that are not tollgate's markers are read outside report folders.
+    expect(brief(docs)).toEqual([
+      { kind: "object", location: { file: "<root>/checkout/app.yaml", document: 0, line: 1 }, name: "app" },
+      { kind: "not-kubernetes", location: { file: "<root>/checkout/loose/index.json", document: 0, line: 1 } },
+      { kind: "object", location: { file: "<root>/checkout/loose/latest.json", document: 0, line: 1 }, name: "x" },
+    ]);
+  });
 });
 
 describe("folder source: the folder walk of lib/storage", () => {
