@@ -175,9 +175,12 @@ export function validateCustomResource(
   // 4. embedded resources (not on status updates, never ratcheted)
   if (!isStatus && version.hasEmbeddedResources) validateEmbeddedResources(null, obj, schema, true, ctx, errors);
 
-  // 5. list types; on UPDATE only when the old object has no list-type error anywhere
-  if (version.hasListSetsOrMaps && (old === undefined || !hasAnyListTypeError(version, old, ctx))) {
-    validateListSetsAndMaps(null, schema, obj, ctx, errors);
+  // 5. list types; on UPDATE only when the old object has no list-type error anywhere (customResourceStrategy
+  // ValidateUpdate, "ratcheting validation of x-kubernetes-list-type value map and set"): otherwise the API server
+  // discards the new object's list-type errors, so they are ratcheted.
+  if (version.hasListSetsOrMaps) {
+    const ratchets = old !== undefined && hasAnyListTypeError(version, old, ctx);
+    validateListSetsAndMaps(null, schema, obj, ctx, ratchets ? ratcheted : errors);
   }
 
   // 6. CEL, unless a blocking error exists

@@ -165,3 +165,42 @@ describe("runAudit", () => {
     expect(run.summary.skippedByKind).toEqual({ "apiextensions.k8s.io/v1/CustomResourceDefinition": 2 });
   });
 });
+
+describe("runAudit with --previous: list-type uniqueness", () => {
+  it("an unchanged duplicate list entry is a grandfathered violation (the API server admits the update)", async () => {
+    // Prepare: the example Widget CRD keys spec.ports by name; the same duplicate in both snapshots.
+    const { policySet } = await loadPolicies("examples/policies");
+    const widget = {
+      apiVersion: "demo.tollgate.dev/v1alpha1",
+      kind: "Widget",
+      metadata: { name: "dup", namespace: "shop" },
+      spec: {
+        image: "registry.example.com/x:1",
+        ports: [
+          { name: "http", port: 80 },
+          { name: "http", port: 8080 },
+        ],
+      },
+    };
+    const doc = (file: string): SourceDoc => ({ kind: "object", location: { file, document: 0 }, object: widget });
+    // Act
+    const run = await runAudit(
+      {
+        sources: [memorySource("now", [[doc("now.yaml")]])],
+        previous: memorySource("before", [[doc("before.yaml")]]),
+        bundle: "examples/policies",
+        concurrency: 1,
+        failOn: "violation",
+        ownerLabels: [],
+        toolVersion: "t",
+      },
+      policySet,
+    );
+    // Assess: the duplicate used to vanish from the report.
+    const findings = await run.findings.toArray();
+    expect(findings.map((f) => `${f.severity} ${f.ratchet} ${f.field}: ${f.message}`)).toEqual([
+      'violation grandfathered spec.ports[1]: Duplicate value: {"name":"http"}',
+    ]);
+    expect(run.summary).toMatchObject({ grandfathered: 1, blocking: 0 });
+  });
+});
