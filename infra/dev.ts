@@ -13,14 +13,21 @@
  * s3rver quirks (../shared/research/toolchain.md §2): listing pagination needs Node's legacy OpenSSL provider, so
  * this process and the offline child run with --openssl-legacy-provider; S3 clients must use path-style requests
  * and `WHEN_REQUIRED` checksums against it (lib/storage does, given TOLLGATE_S3_ENDPOINT).
+ *
+ * Before anything starts, the settings are checked as the functions' cold starts check them (a wrong TOLLGATE_*
+ * value would otherwise reach the client as serverless offline's 200 answer with the error, its stack trace and
+ * file paths) and the fixed ports are probed (a busy port would otherwise end in esbuild's goroutine dump): either
+ * problem is one line naming the variable, and exit code 2.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import S3rver from "s3rver";
+import { resolveEnvConfig } from "../functions/runtime.js";
+import { ConfigError } from "../lib/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "127.0.0.1";
@@ -28,12 +35,54 @@ const STAGE = "local";
 /** The reports bucket the auditor writes to (serverless.yml names it `${service}-reports-${stage}`). */
 export const REPORTS_BUCKET = `tollgate-reports-${STAGE}`;
 
+/** A setting that stops `npm run dev` before it starts anything: its message is all the user sees. */
+class DevSetupError extends Error {}
+
 function portFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}=${JSON.stringify(raw)} is not a port`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new DevSetupError(`${name}=${JSON.stringify(raw)} is not a port (0 to 65535; 0 picks a free one)`);
+  }
   return n;
+}
+
+/**
+ * The webhook's own configuration check (its cold start, functions/runtime.ts), run here first, and a local bundle
+ * that does not exist. (The scheduled auditor resolves its settings with each invocation and answers a bad one as
+ * the Lambda error it is.)
+ */
+function checkFunctionSettings(): void {
+  try {
+    const webhook = resolveEnvConfig(process.env);
+    if (!webhook.bundle.startsWith("s3://") && !existsSync(webhook.bundle)) {
+      throw new DevSetupError(`TOLLGATE_BUNDLE: ${webhook.bundle} does not exist`);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) throw new DevSetupError(err.message);
+    throw err;
+  }
+}
+
+/** Fails when something listens on a fixed port already (0, any free port, is never busy). */
+async function checkPortFree(port: number, name: string): Promise<void> {
+  if (port === 0) return;
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, HOST, () => resolve());
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "EADDRINUSE" ? "is in use" : `cannot be listened on (${code ?? String(err)})`;
+    throw new DevSetupError(
+      `${HOST}:${port} ${why}: stop what listens there, or set ${name} to another port (0 picks a free one)`,
+    );
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 }
 
 /**
@@ -67,7 +116,13 @@ function oslsBin(): string {
 }
 
 async function main(): Promise<void> {
+  checkFunctionSettings();
   const s3Port = portFrom("TOLLGATE_DEV_S3_PORT", 4569);
+  let httpPort = portFrom("TOLLGATE_DEV_HTTP_PORT", 3000);
+  let lambdaPort = portFrom("TOLLGATE_DEV_LAMBDA_PORT", 3002);
+  await checkPortFree(s3Port, "TOLLGATE_DEV_S3_PORT");
+  await checkPortFree(httpPort, "TOLLGATE_DEV_HTTP_PORT");
+  await checkPortFree(lambdaPort, "TOLLGATE_DEV_LAMBDA_PORT");
   const directory = join(ROOT, ".s3-local");
   mkdirSync(directory, { recursive: true });
   const s3 = new S3rver({
@@ -80,8 +135,6 @@ async function main(): Promise<void> {
   const s3Address = await s3.run();
   const s3Endpoint = `http://${HOST}:${s3Address.port}`;
   // Free ports are chosen once s3rver holds its own, all at once, so the three never collide.
-  let httpPort = portFrom("TOLLGATE_DEV_HTTP_PORT", 3000);
-  let lambdaPort = portFrom("TOLLGATE_DEV_LAMBDA_PORT", 3002);
   const free = await freePorts(
     [httpPort, lambdaPort].filter((p) => p === 0).length,
     new Set([s3Address.port, httpPort, lambdaPort]),
@@ -143,4 +196,10 @@ async function main(): Promise<void> {
   process.exit(code);
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof DevSetupError)) throw err;
+  console.error(`tollgate dev: ${err.message}`);
+  process.exit(2);
+}

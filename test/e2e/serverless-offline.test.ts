@@ -5,11 +5,12 @@
  * credentials are dummies. SIGINT stops everything and frees the ports.
  */
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admissionReview } from "../helpers/events.js";
 import { type Offline, startOffline } from "../helpers/offline.js";
-import { ROOT } from "../helpers/spawn.js";
+import { ROOT, runCommand } from "../helpers/spawn.js";
 
 const TOKEN = "e2e-offline-token";
 
@@ -114,4 +115,64 @@ describe("serverless offline (npm run dev)", () => {
     expect(detailed).toMatchObject({ status: "ok", failurePolicy: "Fail" });
     expect(detailed.kinds).toContain("demo.tollgate.dev/v1alpha1/Widget");
   });
+});
+
+describe("npm run dev refuses a bad setting before it starts anything", () => {
+  /** infra/dev.ts as `npm run dev` runs it, with a clean environment plus `env`. */
+  const dev = (env: Record<string, string>) =>
+    runCommand(process.execPath, ["--openssl-legacy-provider", "--import", "tsx", "infra/dev.ts"], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TOLLGATE_DEV_S3_PORT: "0",
+        TOLLGATE_DEV_LAMBDA_PORT: "0",
+        ...env,
+      },
+    });
+
+  it.each([
+    {
+      name: "a wrong TOLLGATE_* value (was: serverless offline's 200 with the stack trace)",
+      env: { TOLLGATE_DEV_HTTP_PORT: "0", TOLLGATE_FAILURE_POLICY: "fail" },
+      message: 'tollgate dev: TOLLGATE_FAILURE_POLICY="fail" is not Fail or Ignore\n',
+    },
+    {
+      name: "a bundle that does not exist",
+      env: { TOLLGATE_DEV_HTTP_PORT: "0", TOLLGATE_BUNDLE: "no-such-bundle" },
+      message: `tollgate dev: TOLLGATE_BUNDLE: ${join(ROOT, "no-such-bundle")} does not exist\n`,
+    },
+    {
+      name: "a port that is not one",
+      env: { TOLLGATE_DEV_HTTP_PORT: "http" },
+      message: 'tollgate dev: TOLLGATE_DEV_HTTP_PORT="http" is not a port (0 to 65535; 0 picks a free one)\n',
+    },
+  ])(
+    "$name: one line naming it, exit 2",
+    async ({ env, message }) => {
+      const r = await dev(env);
+      expect(r.stderr).toBe(message);
+      expect(r.stdout).toBe("");
+      expect(r.code).toBe(2);
+    },
+    30_000,
+  );
+
+  it("a busy port (was: esbuild's goroutine dump): one line naming the variable, exit 2", async () => {
+    // Prepare: hold a port.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const address = server.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    try {
+      // Act
+      const r = await dev({ TOLLGATE_DEV_HTTP_PORT: String(port) });
+      // Assess
+      expect(r.stderr).toBe(
+        `tollgate dev: 127.0.0.1:${port} is in use: stop what listens there, or set TOLLGATE_DEV_HTTP_PORT to another port (0 picks a free one)\n`,
+      );
+      expect(r.code).toBe(2);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  }, 30_000);
 });

@@ -126,7 +126,9 @@ async function startOnce(options: OfflineOptions): Promise<Offline> {
     for (;;) {
       if (child.exitCode !== null) {
         const message = `npm run dev exited ${child.exitCode}:\n${output}`;
-        throw output.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
+        // infra/dev.ts's own probe says "<host>:<port> is in use"; a bind that loses a race later, EADDRINUSE.
+        const taken = output.includes("EADDRINUSE") || / is in use: /.test(output);
+        throw taken ? new PortTaken(message) : new Error(message);
       }
       const ready = await fetch(`${base}/healthz`).then(
         (r) => r.status === 200,
