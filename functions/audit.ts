@@ -17,6 +17,7 @@
  */
 import type { Context } from "aws-lambda";
 import { ConfigError } from "#lib";
+import { silenceSdkNodeVersionWarning } from "../audit/aws-sdk-warning.js";
 import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../audit/config.js";
 import { executeAudit } from "../audit/execute.js";
 import { type AuditRunHeader, FAIL_ON, type FailOn, type Summary, summaryReachesFailOn } from "../audit/model.js";
@@ -319,4 +320,5 @@ function reasonOf(err: unknown): string {
 }
 
 /** The scheduled run: input from the event, configuration from `process.env`. */
+silenceSdkNodeVersionWarning();
 export const handler: AuditHandler = createAuditHandler();

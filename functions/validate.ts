@@ -3,8 +3,12 @@
  * configuration from the environment (a wrong TOLLGATE_* value fails the cold start, naming the variable) and starts
  * loading the policy bundle; the first invocation awaits the load. Routes and answers: functions/webhook.ts.
  */
+import { silenceSdkNodeVersionWarning } from "../audit/aws-sdk-warning.js";
 import { processRuntime } from "./runtime.js";
 import { createHandler, type Handler } from "./webhook.js";
+
+// Before the runtime loads an s3:// bundle (the SDK warns when its first client is made).
+silenceSdkNodeVersionWarning();
 
 export type { Handler } from "./webhook.js";
 

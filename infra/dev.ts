@@ -141,7 +141,11 @@ async function main(): Promise<void> {
   );
   if (httpPort === 0) httpPort = free.shift() as number;
   if (lambdaPort === 0) lambdaPort = free.shift() as number;
-  console.log(`tollgate dev: s3rver on ${s3Endpoint} (bucket ${REPORTS_BUCKET}, files in .s3-local/)`);
+  console.log(
+    `tollgate dev: s3rver on ${s3Endpoint} (bucket ${REPORTS_BUCKET}, files in .s3-local/, keys S3RVER/S3RVER): ` +
+      `AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER npx tollgate audit --s3-endpoint ${s3Endpoint} ` +
+      `--out s3://${REPORTS_BUCKET}/<prefix> ...`,
+  );
 
   const child = spawn(
     process.execPath,

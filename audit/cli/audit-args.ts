@@ -15,9 +15,11 @@ Kubernetes objects are counted as skipped), .tar/.tar.gz/.tgz archives (git arch
 exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
 
 S3: --bundle, sources, --previous, --compare-with and --out all take s3:// locations. Credentials and region come
-from the AWS SDK's default chains; --s3-endpoint (env TOLLGATE_S3_ENDPOINT) points at an S3-compatible server, with
-path-style addressing unless --no-s3-path-style (env TOLLGATE_S3_PATH_STYLE=true|false). A report write that fails
-leaves the run folder without index.json (readers ignore it) and latest.json unchanged, and exits 3.
+from the AWS SDK's default chains (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a role); --s3-endpoint
+(env TOLLGATE_S3_ENDPOINT) points at an S3-compatible server, with path-style addressing unless --no-s3-path-style
+(env TOLLGATE_S3_PATH_STYLE=true|false); such a server takes its own keys (npm run dev's s3rver: S3RVER and S3RVER).
+A report write that fails leaves the run folder without index.json (readers ignore it) and latest.json unchanged,
+and exits 3.
 
 Reports go to <out>/<UTC start time>/ (20261122T021500Z): report.json (its JSON Schema: audit/report/report.schema.json),
 summary.json, report.sarif, junit.xml, policyreport.yaml, openreports.yaml, findings.csv, fielderrors.ndjson,

@@ -13,6 +13,7 @@
  * through tsx) or directly with `tsx audit/cli/main.ts`. Commands
  * and the library are imported lazily, so `--help` and usage errors never load the engine.
  */
+import { silenceSdkNodeVersionWarning } from "../aws-sdk-warning.js";
 import { toolVersion } from "../version.js";
 import { parseArgs, type ResolvedProcessConfig } from "./args.js";
 import type { CommandIo, CommandOutcome } from "./io.js";
@@ -132,4 +133,5 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+silenceSdkNodeVersionWarning();
 process.exitCode = await main(process.argv.slice(2));

@@ -251,5 +251,13 @@ function s3Error(what: "read" | "list" | "write", bucket: string, key: string, e
     typeof err.name === "string" && err.name !== "Error" ? err.name : typeof err.code === "string" ? err.code : "error";
   const text = typeof err.message === "string" && err.message !== "" && err.message !== name ? `: ${err.message}` : "";
   const where = what === "list" ? `objects under ${formatS3Url(bucket, key)}` : formatS3Url(bucket, key);
-  return new StorageError(`cannot ${what} ${where}: ${name}${status}${text}`, { cause: e, failure: s3Failure(e) });
+  // The SDK's own text ("Could not load credentials from any providers") does not say where credentials come from.
+  const hint =
+    name === "CredentialsProviderError"
+      ? " (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE; an S3-compatible server such as s3rver or MinIO takes its own keys)"
+      : "";
+  return new StorageError(`cannot ${what} ${where}: ${name}${status}${text}${hint}`, {
+    cause: e,
+    failure: s3Failure(e),
+  });
 }

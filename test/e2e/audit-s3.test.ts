@@ -47,10 +47,9 @@ afterAll(async () => {
 function tollgate(args: readonly string[], env: Record<string, string> = s3.env): Promise<Run> {
   const base = { ...process.env };
   delete base.TOLLGATE_S3_ENDPOINT;
-  return runCommand(process.execPath, ["audit/cli/bin.js", ...args], {
-    // The SDK warns on Node 20 about its releases of 2027; the CLI's stderr is asserted exactly.
-    env: { ...base, NO_COLOR: "1", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
-  });
+  delete base.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  // The CLI's stderr is asserted exactly: the SDK's Node version warning (Node 20) is the CLI's to silence.
+  return runCommand(process.execPath, ["audit/cli/bin.js", ...args], { env: { ...base, NO_COLOR: "1", ...env } });
 }
 
 async function keys(store: BlobStore, prefix: string): Promise<string[]> {
@@ -185,6 +184,32 @@ describe("tollgate audit with s3://", () => {
       "tollgate audit <run>: 15 documents from s3://inputs/exports/cluster-a/cluster-export.yaml against s3://inputs/policies/widget-crd.yaml (1 kind)",
     );
     expect(await keys(reports, "one/")).toEqual(expect.arrayContaining(["latest.json"]));
+  });
+
+  it("without credentials for the server: exit 3, and the error says where they come from", async () => {
+    // Act: no keys anywhere the SDK's default chain looks (environment, files, instance metadata).
+    const nowhere = join(tmpdir(), "tollgate-no-aws-config");
+    const r = await tollgate(
+      ["audit", "--bundle", "examples/policies", "--out", "s3://reports/no-keys", "examples/export"],
+      {
+        TOLLGATE_S3_ENDPOINT: s3.endpoint,
+        AWS_ACCESS_KEY_ID: "",
+        AWS_SECRET_ACCESS_KEY: "",
+        AWS_SESSION_TOKEN: "",
+        AWS_PROFILE: "",
+        AWS_SHARED_CREDENTIALS_FILE: nowhere,
+        AWS_CONFIG_FILE: nowhere,
+        AWS_EC2_METADATA_DISABLED: "true",
+        AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: "",
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: "",
+        AWS_WEB_IDENTITY_TOKEN_FILE: "",
+      },
+    );
+    // Assess
+    expect(r.stderr).toBe(
+      "storage error: cannot read s3://reports/no-keys/latest.json: CredentialsProviderError: Could not load credentials from any providers (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE; an S3-compatible server such as s3rver or MinIO takes its own keys)\n",
+    );
+    expect(r.code).toBe(3);
   });
 
   it("rejects an endpoint that is not an http(s) URL (exit 2)", async () => {

@@ -27,7 +27,6 @@ function tollgate(args: readonly string[], env: Record<string, string> = {}): Pr
       TOLLGATE_BUNDLE: "",
       TOLLGATE_S3_ENDPOINT: "",
       TOLLGATE_FAILURE_POLICY: "",
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       ...env,
     },
   });

@@ -130,7 +130,7 @@ describe("npm run dev refuses a bad setting before it starts anything", () => {
       },
     });
 
-  it.each([
+  it.each<{ name: string; env: Record<string, string>; message: string }>([
     {
       name: "a wrong TOLLGATE_* value (was: serverless offline's 200 with the stack trace)",
       env: { TOLLGATE_DEV_HTTP_PORT: "0", TOLLGATE_FAILURE_POLICY: "fail" },
