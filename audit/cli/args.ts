@@ -85,10 +85,13 @@ class UsageProblem extends Error {
 
 const ROOT_HELP_FOOTER = `
 Exit codes:
-  0  every object is valid (validate), no policy failure of severity error (lint), or --demo ran
-  1  an object is invalid or a document could not be decoded (validate); a policy failure of severity error (lint)
-  2  usage or configuration error (unknown flag, missing bundle or input path)
-  3  internal error
+  0  validate: every object valid or skipped (or --demo ran); lint, bundle build: no policy failure of severity
+     error; audit: no finding reaches --fail-on; webhook-config: printed
+  1  validate: an object is invalid, a document could not be read, or the bundle has a policy failure of severity
+     error; lint, bundle build: a policy failure of severity error; audit: a finding reaches --fail-on (input errors
+     and error-severity policy failures count as violations)
+  2  usage or configuration error (unknown flag, missing bundle or input path, a wrong setting)
+  3  internal error; for audit also a storage error (S3, the report folder)
 
 Examples:
   tollgate validate --bundle examples/policies examples/objects/widget-valid.yaml
@@ -124,14 +127,16 @@ Examples:
   tollgate validate --bundle examples/policies examples/objects
   tollgate validate --bundle ./policies --old live.yaml changed.yaml
   tollgate validate --bundle ./policies --old live.yaml --subresource status -o json new-status.yaml
-  tollgate validate --bundle examples/policies --demo examples/objects   (npm start)
+  tollgate validate --bundle examples/policies --demo examples/objects   (the README's second demo)
 `;
 
 const LINT_HELP_FOOTER = `
 Lists every policy that could not be used (a CRD schema that does not compile, an unknown format, a bad
-tollgate.yaml), one line each: "<severity> <file>[#<document>] <path>: <message>", then the kinds the bundle
-covers. Documents are numbered from 0 and files named under the bundle folder. With -o json, prints the
-PolicyFailure array of the library as is (file paths relative to the bundle) and no summary.
+tollgate.yaml, a document that cannot be decoded or recognised), one line each: "<severity> <file>[#<document>]
+<path>: <message>", then one "note ..." line per document or file the loader ignored (an object no family reads as
+a policy; never a failure), then the kinds the bundle covers. Documents are numbered from 0 and files named under
+the bundle folder. With -o json, prints the PolicyFailure array of the library as is (file paths relative to the
+bundle; notes are not failures and are left out) and no summary.
 
 Exits 1 when any failure has severity "error", 0 otherwise.
 
@@ -157,8 +162,8 @@ export function parseArgs(
 
   const program = new Command("tollgate")
     .description(
-      "Validate Kubernetes objects the way kube-apiserver does, against a bundle of policies (CRD schemas), " +
-        "outside of a cluster.",
+      "Validate Kubernetes objects the way kube-apiserver does, against a bundle of policies (CRD schemas, " +
+        "KubeVirt templates, Go types with declarative +k8s: tags), outside of a cluster.",
     )
     .version(version, "-v, --version", "print the version")
     .helpOption("-h, --help", "print help")

@@ -9,7 +9,8 @@ import { REPORT_FORMATS } from "../report/index.js";
 
 const AUDIT_HELP_FOOTER = `
 Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
-trees (a Git checkout: every *.yaml, *.yml and *.json; .git and node_modules left out; documents that are not
+trees (a Git checkout: every *.yaml, *.yml and *.json; .git, node_modules and tollgate's own reports, the local
+--out folder and any folder with a latest.json or index.json tollgate wrote, left out; documents that are not
 Kubernetes objects are counted as skipped), .tar/.tar.gz/.tgz archives (git archive output), and s3://bucket/prefix
 (every *.yaml, *.yml, *.json and archive object under the prefix; s3://bucket/key for one object). Every document gives
 exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
@@ -41,7 +42,7 @@ Exit codes:
   3  internal or storage error
 
 Examples:
-  tollgate audit --bundle examples/policies --fail-on never examples/export   (npm start)
+  tollgate audit --bundle examples/policies --policies-from-input --fail-on never examples/export   (npm start)
   kubectl get -A -o json crd,widgets > export.json && tollgate audit --bundle ./policies export.json
   tollgate audit --bundle ./policies --policies-from-input --previous yesterday.json today.json
   tollgate audit --bundle ./policies --format sarif,junit --out ci-reports .

@@ -630,6 +630,30 @@ describe("tollgate usage errors exit 2", () => {
     expect(validate.code).toBe(0);
     expect(validate.stdout).toContain("Usage: tollgate validate [options] [inputs...]");
   });
+
+  it("help texts agree with the commands they name", async () => {
+    // Prepare
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    const root = (await tollgate(["--help"])).stdout;
+    const validate = (await tollgate(["validate", "--help"])).stdout;
+    const audit = (await tollgate(["audit", "--help"])).stdout;
+    // Assess: the exit codes of every command, audit's included.
+    const exitCodes = root.slice(root.indexOf("Exit codes:"), root.indexOf("Examples:"));
+    for (const command of ["validate", "lint", "audit", "bundle build"]) expect(exitCodes).toContain(command);
+    expect(exitCodes).toContain("audit: no finding reaches --fail-on");
+    expect(exitCodes).toContain("audit: a finding reaches --fail-on");
+    // The "(npm start)" example is package.json's start script; validate's --demo is the README's second demo.
+    const npmStart = audit.split("\n").find((l) => l.endsWith("(npm start)"));
+    expect(npmStart?.replace(/\s+\(npm start\)$/, "").trim()).toBe(
+      scripts.start?.replace(/^node audit\/cli\/bin\.js /, "tollgate "),
+    );
+    expect(validate).not.toContain("(npm start)");
+    expect(validate).toContain(
+      "tollgate validate --bundle examples/policies --demo examples/objects   (the README's second demo)",
+    );
+  });
 });
 
 describe("tollgate lint", () => {
