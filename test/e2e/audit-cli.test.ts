@@ -213,3 +213,32 @@ describe("the README's CI example (--out ci-reports .)", () => {
     expect(documents(third)).toBe(documents(first));
   });
 });
+
+describe("notes are not policy failures", () => {
+  it("a bundle holding a ConfigMap (a note) fails no --fail-on and counts no policy failure in any report", async () => {
+    // Prepare
+    const bundle = join(scratch, "bundle-with-state");
+    cpSync(join(ROOT, BUNDLE), bundle, { recursive: true });
+    writeFileSync(join(bundle, "settings.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n");
+    const out = join(scratch, "notes");
+    const valid = join(scratch, "valid-widget.yaml");
+    writeFileSync(
+      valid,
+      "apiVersion: audit.tollgate.dev/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: team-a\nspec:\n  replicas: 1\n",
+    );
+    // Act: the bundle's own Gizmo CRD does not compile (an error), so drop it to see the note alone.
+    rmSync(join(bundle, "broken-crd.yaml"));
+    const r = await tollgate(["audit", "--bundle", bundle, "--out", out, "--fail-on", "warning", valid]);
+    // Assess: it used to count as a warning-severity policy failure, which --fail-on warning fails on.
+    expect(r.stdout).toContain(", 0 policy failures\n");
+    expect(r.code).toBe(0);
+    const run = readdirSync(out).find((n) => n !== "latest.json")!;
+    const report = JSON.parse(readFileSync(join(out, run, "report.json"), "utf8")) as {
+      summary: { policyFailures: { error: number; warning: number } };
+      findings: { severity: string }[];
+    };
+    expect(report.summary.policyFailures).toEqual({ error: 0, warning: 0 });
+    expect(report.findings.filter((f) => f.severity === "policy-failure")).toEqual([]);
+    expect(readFileSync(join(out, run, "report.sarif"), "utf8")).not.toContain("settings");
+  });
+});
