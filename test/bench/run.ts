@@ -13,6 +13,7 @@ import { cpus } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import { declarativeCases } from "../conformance/declarative/declarative.bench.js";
+import { admissionPolicyCases } from "./admission-policy.bench.js";
 import { auditCases } from "./audit.bench.js";
 import { auditWorkersCases } from "./audit-workers.bench.js";
 import type { BenchCase, BenchRow } from "./bench-case.js";
@@ -31,6 +32,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...bundleLoadCases,
   ...declarativeCases,
   ...kubevirtCases,
+  ...admissionPolicyCases,
   ...auditCases,
   ...auditWorkersCases,
 ];
