@@ -8,9 +8,14 @@
  * the expressions that use it. The problems are also reported at load, with the field path the API server's
  * validation gives them.
  */
-import { type CelProgram, celGoTypeName, compileExpression, formatIssues } from "../cel/index.js";
+import { type CelEnvironment, type CelProgram, celGoTypeName, compileExpression, formatIssues } from "../cel/index.js";
 import type { PolicyDocument } from "./documents.js";
-import { type OptionalDeclarations, policyEnvironment, variableFieldType } from "./environment.js";
+import {
+  type OptionalDeclarations,
+  policyEnvironment,
+  type TypedDeclarations,
+  variableFieldType,
+} from "./environment.js";
 import { LazyVariables } from "./variables.js";
 
 /** One compiled expression: a program, or the compile error's text (`compilation failed: ...`, `must evaluate ...`). */
@@ -42,9 +47,10 @@ export interface ExpressionProblem {
 /** `namespaceObject` is null for cluster-scoped requests and requests on Namespaces. */
 const NULLABLE: ReadonlySet<string> = new Set(["namespaceObject"]);
 
-type Expected = "bool" | "string" | "string-or-null" | "any";
+export type Expected = "bool" | "string" | "string-or-null" | "any";
 
-function compileOne(env: ReturnType<typeof policyEnvironment>, text: string, expected: Expected): CompiledExpression {
+/** Compiles one expression of a policy, checking its output type as the plugin does. */
+export function compileAdmissionExpression(env: CelEnvironment, text: string, expected: Expected): CompiledExpression {
   const r = compileExpression(env, text, { nullableVariables: NULLABLE });
   if (r.kind === "failed") {
     // The type reason does not occur without an expected type.
@@ -62,46 +68,59 @@ function compileOne(env: ReturnType<typeof policyEnvironment>, text: string, exp
   return { kind: "compiled", text, program: r.program, outputType: got };
 }
 
+type Note = (path: string, e: CompiledExpression) => void;
+
+/**
+ * A policy's variables, in order, each compiled where `variables` has the earlier ones typed by their expressions
+ * (composition.go CompileAndStoreVariables); and the environment of the policy's other expressions.
+ */
+export function compileVariables(
+  doc: PolicyDocument,
+  typed?: TypedDeclarations,
+  note: Note = () => {},
+): { variables: CompiledVariable[]; fieldTypes: Record<string, string>; env: CelEnvironment } {
+  const withAuthz: OptionalDeclarations = { params: doc.paramKind !== undefined, authorizer: true };
+  const fieldTypes: Record<string, string> = {};
+  const variables: CompiledVariable[] = [];
+  doc.variables.forEach((v, i) => {
+    const env = policyEnvironment(withAuthz, fieldTypes, LazyVariables, typed);
+    const expression = compileAdmissionExpression(env, v.expression, "any");
+    note(`spec.variables[${i}].expression`, expression);
+    variables.push({ name: v.name, expression });
+    fieldTypes[v.name] = variableFieldType(expression.kind === "compiled" ? expression.outputType : undefined);
+  });
+  return { variables, fieldTypes, env: policyEnvironment(withAuthz, fieldTypes, LazyVariables, typed) };
+}
+
 /** Compiles every expression of a policy; `problems` gets one entry per expression that fails. */
 export function compilePolicyExpressions(
   doc: PolicyDocument,
   problems: ExpressionProblem[],
 ): CompiledPolicyExpressions {
-  const params = doc.paramKind !== undefined;
-  const withAuthz: OptionalDeclarations = { params, authorizer: true };
-  const withoutAuthz: OptionalDeclarations = { params, authorizer: false };
-  const fieldTypes: Record<string, string> = {};
-  const variables: CompiledVariable[] = [];
-  const note = (path: string, e: CompiledExpression) => {
+  const withoutAuthz: OptionalDeclarations = { params: doc.paramKind !== undefined, authorizer: false };
+  const note: Note = (path, e) => {
     if (e.kind === "failed") problems.push({ path, expression: e.text, message: e.error });
   };
-  doc.variables.forEach((v, i) => {
-    const env = policyEnvironment(withAuthz, fieldTypes, LazyVariables);
-    const expression = compileOne(env, v.expression, "any");
-    note(`spec.variables[${i}].expression`, expression);
-    variables.push({ name: v.name, expression });
-    fieldTypes[v.name] = variableFieldType(expression.kind === "compiled" ? expression.outputType : undefined);
-  });
-  const env = policyEnvironment(withAuthz, fieldTypes, LazyVariables);
+  const { variables, fieldTypes, env } = compileVariables(doc, undefined, note);
   const messageEnv = policyEnvironment(withoutAuthz, fieldTypes, LazyVariables);
   const validations = doc.validations.map((v, i) => {
-    const e = compileOne(env, v.expression, "bool");
+    const e = compileAdmissionExpression(env, v.expression, "bool");
     note(`spec.validations[${i}].expression`, e);
     return e;
   });
   const messageExpressions = doc.validations.map((v, i) => {
     if (v.messageExpression === "") return null;
-    const e = compileOne(messageEnv, v.messageExpression, "string");
+    const e = compileAdmissionExpression(messageEnv, v.messageExpression, "string");
     note(`spec.validations[${i}].messageExpression`, e);
     return e;
   });
   const matchConditions = doc.matchConditions.map((m, i) => {
-    const expression = compileOne(env, m.expression, "bool");
+    const expression = compileAdmissionExpression(env, m.expression, "bool");
     note(`spec.matchConditions[${i}].expression`, expression);
     return { name: m.name, expression };
   });
   const auditAnnotations = doc.auditAnnotations.map((a, i) => {
-    const expression = compileOne(env, a.valueExpression, "string-or-null");
+    const expression = compileAdmissionExpression(env, a.valueExpression, "string-or-null");
     note(`spec.auditAnnotations[${i}].valueExpression`, expression);
     return { key: a.key, expression };
   });

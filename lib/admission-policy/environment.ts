@@ -112,20 +112,42 @@ export interface OptionalDeclarations {
 
 const bases = new Map<string, CelEnvironment>();
 
-/** The environment without `variables` (shared by every policy with the same declarations). */
-function baseEnvironment(decl: OptionalDeclarations): CelEnvironment {
+/**
+ * Types of `object`/`oldObject` and `params` other than dyn (the type check against a kind's schema, as
+ * kube-controller-manager's status.typeChecking does), with the object types they are built from.
+ */
+export interface TypedDeclarations {
+  object?: string;
+  params?: string;
+  objectTypes: readonly CelObjectType[];
+}
+
+function variablesOf(decl: OptionalDeclarations, typed: TypedDeclarations | undefined): Record<string, string> {
+  const object = typed?.object ?? "dyn";
+  const variables: Record<string, string> = {
+    object,
+    oldObject: object,
+    namespaceObject: NAMESPACE,
+    request: REQUEST,
+  };
+  if (decl.params) variables.params = typed?.params ?? "dyn";
+  if (decl.authorizer) variables.authorizer = AUTHORIZER_TYPE;
+  return variables;
+}
+
+/** The environment without `variables` (shared by every policy with the same declarations, when untyped). */
+function baseEnvironment(decl: OptionalDeclarations, typed: TypedDeclarations | undefined): CelEnvironment {
+  if (typed !== undefined) {
+    return createCelEnvironment({
+      libraries: LIBRARIES,
+      objectTypes: typed.objectTypes,
+      variables: variablesOf(decl, typed),
+    });
+  }
   const key = `${decl.params}/${decl.authorizer}`;
   let env = bases.get(key);
   if (env === undefined) {
-    const variables: Record<string, string> = {
-      object: "dyn",
-      oldObject: "dyn",
-      namespaceObject: NAMESPACE,
-      request: REQUEST,
-    };
-    if (decl.params) variables.params = "dyn";
-    if (decl.authorizer) variables.authorizer = AUTHORIZER_TYPE;
-    env = createCelEnvironment({ libraries: LIBRARIES, variables });
+    env = createCelEnvironment({ libraries: LIBRARIES, variables: variablesOf(decl, undefined) });
     bases.set(key, env);
   }
   return env;
@@ -139,8 +161,9 @@ export function policyEnvironment(
   decl: OptionalDeclarations,
   variableTypes: Readonly<Record<string, string>>,
   valueClass: abstract new (...args: never[]) => object,
+  typed?: TypedDeclarations,
 ): CelEnvironment {
-  return baseEnvironment(decl).extend({
+  return baseEnvironment(decl, typed).extend({
     objectTypes: [{ name: VARIABLES_TYPE, fields: { ...variableTypes }, valueClass }],
     variables: { variables: VARIABLES_TYPE },
   });

@@ -73,6 +73,28 @@ function forInput(
   return { kind: "results", outcomes, remaining };
 }
 
+/**
+ * CEL values of the request's objects, made once per object: every policy, binding, param and phase of a request
+ * reads the same objects, and CEL never changes a value.
+ */
+const CEL_VALUES = new WeakMap<object, unknown>();
+const NAMESPACE_VALUES = new WeakMap<object, unknown>();
+
+function cached<T>(
+  o: Record<string, unknown>,
+  cache: WeakMap<object, unknown>,
+  make: (o: Record<string, unknown>) => T,
+): T {
+  if (cache.has(o)) return cache.get(o) as T;
+  const v = make(o);
+  cache.set(o, v);
+  return v;
+}
+
+function cachedCelValue(o: Record<string, unknown> | null): unknown {
+  return o === null ? null : cached(o, CEL_VALUES, celValue);
+}
+
 function errorDecision(failurePolicy: string, message: string): PolicyDecision {
   return { action: failurePolicy === "Ignore" ? "admit" : "deny", evaluation: "error", message };
 }
@@ -82,15 +104,21 @@ function aggregate(errors: readonly string[]): string {
   return errors.length === 1 ? errors[0]! : `[${errors.join(", ")}]`;
 }
 
-/** The message of a failing validation (validator.go's fallback chain). */
-function failureMessage(outcome: Outcome, message: string, expression: string): string {
+/** The message of a failing validation without its messageExpression: `message`, else the expression. */
+function staticMessage(message: string, expression: string): string {
+  const trimmed = message.trim();
+  return trimmed !== "" ? trimmed : `failed expression: ${expression.trim()}`;
+}
+
+/** The message of a failing validation (validator.go's fallback chain), and whether its messageExpression made it. */
+function failureMessage(outcome: Outcome, message: string, expression: string): { text: string; computed: boolean } {
   if (outcome !== null && "value" in outcome && typeof outcome.value === "string") {
     const m = outcome.value.trim();
-    if (m !== "" && Buffer.byteLength(m, "utf8") <= MAX_MESSAGE_BYTES && !m.includes("\n")) return m;
+    if (m !== "" && Buffer.byteLength(m, "utf8") <= MAX_MESSAGE_BYTES && !m.includes("\n")) {
+      return { text: m, computed: true };
+    }
   }
-  const trimmed = message.trim();
-  if (trimmed !== "") return trimmed;
-  return `failed expression: ${expression.trim()}`;
+  return { text: staticMessage(message, expression), computed: false };
 }
 
 class PolicyValidator implements Validator {
@@ -169,14 +197,13 @@ class PolicyValidator implements Validator {
     const matched = this.matchConditions(input);
     if (matched === "no-match") return { decisions: [], auditAnnotations: [] };
     if (matched !== "match") return { decisions: [matched], auditAnnotations: [] };
-    const namespace = input.namespace === null ? null : namespaceValue(input.namespace);
+    const namespace = input.namespace === null ? null : cached(input.namespace, NAMESPACE_VALUES, namespaceValue);
     const v = this.activation(input, input.matchedResource, { authorizer: true, namespace });
     const validations = forInput(this.exprs.validations, v.activation, v.variables, RUNTIME_COST_BUDGET);
     if (validations.kind === "out-of-budget") {
       return { decisions: [errorDecision(fp, OUT_OF_BUDGET)], auditAnnotations: [] };
     }
-    const m = this.activation(input, input.matchedResource, { authorizer: false, namespace });
-    const messages = forInput(this.exprs.messageExpressions, m.activation, m.variables, validations.remaining);
+    const messages = this.messages(input, namespace, validations.remaining);
     const decisions = this.doc.validations.map((spec, i): PolicyDecision => {
       const outcome = validations.outcomes[i] ?? null;
       const expression = spec.expression;
@@ -186,7 +213,15 @@ class PolicyValidator implements Validator {
       }
       if (outcome !== null && outcome.value === true) return { action: "admit", evaluation: "admit", message: "" };
       const message = failureMessage(messages.outcomes[i] ?? null, spec.message, expression);
-      return { action: "deny", evaluation: "deny", message, reason: spec.reason ?? "Invalid", expression };
+      const d: PolicyDecision = {
+        action: "deny",
+        evaluation: "deny",
+        message: message.text,
+        reason: spec.reason ?? "Invalid",
+        expression,
+      };
+      if (message.computed) d.staticMessage = staticMessage(spec.message, expression);
+      return d;
     });
     const auditAnnotations = this.auditAnnotations(input);
     // Running out of budget in the audit annotations replaces every decision with that error.
@@ -195,10 +230,19 @@ class PolicyValidator implements Validator {
     return { decisions, auditAnnotations };
   }
 
+  /** The messageExpressions of every validation (none to evaluate: no activation is built). */
+  private messages(input: ValidateInput, namespace: unknown, budget: number): PhaseResult {
+    const expressions = this.exprs.messageExpressions;
+    if (expressions.every((e) => e === null))
+      return { kind: "results", outcomes: expressions.map(() => null), remaining: budget };
+    const m = this.activation(input, input.matchedResource, { authorizer: false, namespace });
+    return forInput(expressions, m.activation, m.variables, budget);
+  }
+
   /** Audit annotations: no authorizer, the whole Namespace object, a fresh budget. */
   private auditAnnotations(input: ValidateInput): AuditAnnotationResult[] | "out-of-budget" {
     if (this.exprs.auditAnnotations.length === 0) return [];
-    const namespace = input.namespace === null ? null : celValue(input.namespace);
+    const namespace = cachedCelValue(input.namespace);
     const a = this.activation(input, input.matchedResource, { authorizer: false, namespace });
     const fp = this.doc.failurePolicy;
     const phase = forInput(

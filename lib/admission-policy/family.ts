@@ -35,6 +35,7 @@ import { admissionRulesOf, isBuiltinKind } from "./kinds.js";
 import { compileMatch } from "./matching.js";
 import { compileParamSelector, type ParamKind } from "./params.js";
 import { familyResult } from "./result.js";
+import { typeCheckPolicy } from "./typecheck.js";
 
 const FAMILY = "admission-policy" as const;
 
@@ -197,6 +198,13 @@ export function createAdmissionPolicyCompiler(): FamilyCompiler {
         const problems: ExpressionProblem[] = [];
         const exprs = compilePolicyExpressions(doc, problems);
         for (const p of problems) failures.push(problemFailure(source, p));
+        if (ctx.schemaOf !== undefined && problems.length === 0) {
+          for (const w of typeCheckPolicy(doc, ctx.resources, ctx.schemaOf)) {
+            const f = failure(source, "warning", `type checking: ${w.warning.trimEnd()}`, w.fieldRef);
+            f.stage = "cel";
+            failures.push(f);
+          }
+        }
         const param = resolveParamKind(doc, ctx.resources);
         if (param.unusable !== undefined) {
           // The API server skips such a policy altogether (policy_source.go calculatePolicyData).

@@ -60,7 +60,20 @@ function warningText(d: DispatchedDecision): string {
   return `Validation failed for ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}': ${d.decision.message}`;
 }
 
-function finding(d: DispatchedDecision, severity: Severity, message: string): FieldError {
+/**
+ * One finding. For a Secret, a message a messageExpression computed is replaced by the static one (reports never
+ * hold a Secret's values; the webhook's answer keeps the API server's text).
+ */
+function finding(
+  d: DispatchedDecision,
+  severity: Severity,
+  text: (d: DispatchedDecision) => string,
+  secret: boolean,
+): FieldError {
+  if (secret && d.decision.staticMessage !== undefined) {
+    d = { ...d, decision: { ...d.decision, message: d.decision.staticMessage } };
+  }
+  const message = text(d);
   const source: FieldErrorSource = { kind: FAMILY, policy: d.policy };
   if (d.decision.expression !== undefined) source.rule = d.decision.expression;
   if (d.binding !== undefined) source.binding = d.binding;
@@ -84,11 +97,11 @@ export function familyResult(attr: AdmissionAttributes, out: DispatchOutcome): F
   const annotations = Object.keys(out.auditAnnotations).length > 0;
   if (!out.matched && out.warnings.length === 0 && !annotations) return undefined;
   const result: FamilyResult = {
-    errors: out.denied.map((d) => finding(d, "error", denialText(d))),
-    warnings: out.warned.map((d) => finding(d, "warning", warningText(d))),
+    errors: out.denied.map((d) => finding(d, "error", denialText, attr.secret)),
+    warnings: out.warned.map((d) => finding(d, "warning", warningText, attr.secret)),
     shadowed: [],
     ratcheted: [],
-    audits: out.audited.map((d) => finding(d, "audit", warningText(d))),
+    audits: out.audited.map((d) => finding(d, "audit", warningText, attr.secret)),
     warningTexts: [...out.warnings],
     auditAnnotations: { ...out.auditAnnotations },
   };

@@ -18,6 +18,11 @@ export interface PolicyDecision {
   reason?: string;
   /** The expression behind the decision (a validation's, or a matchCondition's when that failed). */
   expression?: string;
+  /**
+   * When `message` came from a messageExpression: the message without it (`message`, else the expression), which
+   * reports show for Secrets (a messageExpression may quote the Secret's data).
+   */
+  staticMessage?: string;
 }
 
 export type AuditAnnotationResult =

@@ -86,7 +86,17 @@ async function compileFamilies(
       if (c.stage !== stage || !config.families[c.family]) continue;
       try {
         const ctx: FamilyCompileContext = { config, compile, cluster, resources };
-        if (stage === "admission" && options.authorizer !== undefined) ctx.authorizer = options.authorizer;
+        if (stage === "admission") {
+          if (options.authorizer !== undefined) ctx.authorizer = options.authorizer;
+          const schemaFamilies = policies.filter((p) => p.schemaOf !== undefined);
+          ctx.schemaOf = (g, v, k) => {
+            for (const p of schemaFamilies) {
+              const s = p.schemaOf?.(g, v, k);
+              if (s !== undefined) return s;
+            }
+            return undefined;
+          };
+        }
         const r = await c.compile(ctx);
         appendAll(failures, r.failures);
         if (r.policy !== null) policies.push(r.policy);

@@ -164,6 +164,10 @@ function createCrdPolicy(crds: readonly CompiledCrd[], rules: CrdRules): FamilyP
     kinds: Object.freeze(coveredKinds(crds)),
     // Every version of a CRD's kind is covered: an unserved version is rejected.
     covers: (group: string, _version: string, kind: string) => byGroupKind.has(`${group}/${kind}`),
+    schemaOf(group: string, version: string, kind: string) {
+      const v = byGroupKind.get(`${group}/${kind}`)?.versions.get(version);
+      return v?.served === true && v.schema !== null ? v.schema : undefined;
+    },
     validate(req: FamilyRequest): FamilyResult | undefined {
       const crd = byGroupKind.get(`${req.group}/${req.kind}`);
       if (crd === undefined) return undefined;

@@ -13,6 +13,7 @@
  *   request's Status ({@link FamilyResult.status}); warnings and audit annotations of every family are kept.
  */
 import type { ErrorContext, FieldError, RuleFamily } from "../field/error.js";
+import type { SchemaNode } from "../schema/structural.js";
 import type { Authorizer } from "./authorizer.js";
 import type { ClusterState } from "./cluster-state.js";
 import type { ResourceCatalogue } from "./resources.js";
@@ -124,6 +125,11 @@ export interface FamilyPolicy {
   covers(group: string, version: string, kind: string): boolean;
   /** Validates one object; undefined when the family has nothing to check for it. Never throws for a bad object. */
   validate(req: FamilyRequest, ctx: FamilyValidateContext): FamilyResult | undefined;
+  /**
+   * Schema families: the structural schema objects of this kind are validated against (admission policies
+   * type-check their expressions against it, as kube-controller-manager's status.typeChecking does).
+   */
+  schemaOf?(group: string, version: string, kind: string): SchemaNode | undefined;
 }
 
 /** What a family's compile() gets. */
@@ -145,6 +151,8 @@ export interface FamilyCompileContext {
   resources: ResourceCatalogue;
   /** Admission families only: BundleOptions.authorizer, when given. */
   authorizer?: Authorizer;
+  /** Admission families only: the structural schema of a kind, from the schema families (their CRDs). */
+  schemaOf?(group: string, version: string, kind: string): SchemaNode | undefined;
 }
 
 /** Builds a family's policy from the bundle. One compiler instance per loadBundle call. */

@@ -66,18 +66,25 @@ export function createResourceCatalogue(resources: Iterable<ResourceInfo>): Reso
   }
   const forResource = (group: string, version: string, resource: string) =>
     byResource.get(`${group}/${version}/${resource}`);
+  const equivalentsOf = new Map<string, readonly GroupVersionResource[]>();
   return Object.freeze({
     resources: Object.freeze([...byResource.values()]),
     forKind: (group: string, version: string, kind: string) => byKind.get(`${group}/${version}/${kind}`),
     forResource,
     equivalents(gvr: GroupVersionResource, subresource = ""): readonly GroupVersionResource[] {
+      const key = `${gvr.group}/${gvr.version}/${gvr.resource}/${subresource}`;
+      const known = equivalentsOf.get(key);
+      if (known !== undefined) return known;
       const own = forResource(gvr.group, gvr.version, gvr.resource);
       const same = byStorage.get(storageKey(own ?? gvr)) ?? [];
       const others = same
         .filter((r) => r.group !== gvr.group || r.version !== gvr.version || r.resource !== gvr.resource)
         .filter((r) => subresource === "" || r.subresources.some((s) => s.name === subresource))
         .map((r) => ({ group: r.group, version: r.version, resource: r.resource }));
-      return [gvr, ...others];
+      const out = Object.freeze([{ ...gvr }, ...others]);
+      // Requests name a small set of resources: the answers are kept (bounded, for odd requests).
+      if (equivalentsOf.size < 10_000) equivalentsOf.set(key, out);
+      return out;
     },
     kindFor(gvr: GroupVersionResource, subresource = ""): GroupVersionKind | undefined {
       const r = forResource(gvr.group, gvr.version, gvr.resource);

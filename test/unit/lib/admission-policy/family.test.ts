@@ -186,3 +186,153 @@ describe("authorization checks cost what the API server charges", () => {
     ]);
   });
 });
+
+describe("type checking against the bundle's CRD schemas (status.typeChecking)", () => {
+  const widgetCrd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { kind: "Widget", plural: "widgets", singular: "widget", listKind: "WidgetList" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: { type: "object", properties: { replicas: { type: "integer" }, size: { type: "string" } } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+  const widgets = {
+    matchConstraints: {
+      resourceRules: [
+        { apiGroups: ["example.com"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["widgets"] },
+      ],
+    },
+  };
+
+  it("warns about a field the schema does not have, per kind, with cel-go's issue text", async () => {
+    const set = await loadBundle(
+      files(
+        widgetCrd,
+        policy("typo", {
+          ...widgets,
+          validations: [
+            { expression: "object.spec.replica <= 5", messageExpression: "'size ' + object.spec.size" },
+            { expression: "object.spec.replicas <= 5" },
+          ],
+        }),
+        binding("typo-b", "typo"),
+      ),
+    );
+    expect(set.failures.filter((f) => f.family === "admission-policy")).toEqual([
+      {
+        severity: "warning",
+        family: "admission-policy",
+        stage: "cel",
+        file: "doc-1.json",
+        document: 0,
+        path: "spec.validations[0].expression",
+        message:
+          "type checking: example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica <= 5\n | ...........^",
+      },
+    ]);
+  });
+
+  it("has nothing to say about kinds without a known schema (wildcards, built-in kinds)", async () => {
+    const set = await loadBundle(
+      files(policy("builtin", { validations: [{ expression: "object.spec.replica <= 5" }] }), binding("b", "builtin")),
+    );
+    expect(set.failures.filter((f) => f.family === "admission-policy")).toEqual([]);
+  });
+});
+
+describe("Secrets", () => {
+  it("findings never hold what a messageExpression computed from a Secret, and the answer masks its values", async () => {
+    const set = await loadBundle(
+      files(
+        {
+          apiVersion: AR,
+          kind: "ValidatingAdmissionPolicy",
+          metadata: { name: "no-default-password" },
+          spec: {
+            matchConstraints: {
+              resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["secrets"] }],
+            },
+            validations: [
+              {
+                expression: "object.data.password != 'aHVudGVyMg=='",
+                messageExpression: "'the password ' + string(object.data.password) + ' is a default one'",
+                message: "the password is a default one",
+              },
+            ],
+          },
+        },
+        binding("ndp-b", "no-default-password", { validationActions: ["Deny", "Audit"] }),
+        NAMESPACE,
+      ),
+    );
+    const v = set.validate({
+      operation: "CREATE",
+      object: {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "db", namespace: "shop" },
+        data: { password: "aHVudGVyMg==" },
+      },
+    });
+    // Every text of a verdict has the request's credential values masked (lib/field/redact.ts).
+    expect(v.status?.message).toContain("the password <redacted> is a default one");
+    const reported = [...v.errors, ...v.audits].map((e) => `${e.detail} | ${e.message}`);
+    expect(reported).toEqual([
+      "the password is a default one | ValidatingAdmissionPolicy 'no-default-password' with binding 'ndp-b' denied request: the password is a default one",
+      "the password is a default one | Validation failed for ValidatingAdmissionPolicy 'no-default-password' with binding 'ndp-b': the password is a default one",
+    ]);
+  });
+});
+
+describe("CONNECT", () => {
+  it("judges a connect request on its options object, with no operation options", async () => {
+    const execPolicy = {
+      apiVersion: AR,
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "no-exec-in-prod" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CONNECT"], resources: ["pods/exec"] }],
+        },
+        validations: [
+          {
+            expression: "request.options == null && object.kind == 'PodExecOptions' && !object.stdin",
+            message: "interactive exec is not allowed",
+          },
+        ],
+      },
+    };
+    const set = await loadBundle(files(execPolicy, binding("b", "no-exec-in-prod"), NAMESPACE));
+    const exec = (stdin: boolean): ValidateRequest => ({
+      operation: "CONNECT",
+      object: { apiVersion: "v1", kind: "PodExecOptions", stdin, command: ["sh"] },
+      kind: { group: "", version: "v1", kind: "PodExecOptions" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      subresource: "exec",
+      namespace: "shop",
+      name: "web-0",
+      userInfo: { username: "alice" },
+    });
+    expect(set.validate(exec(false)).allowed).toBe(true);
+    expect(set.validate(exec(true)).status?.message).toBe(
+      "pods \"web-0\" is forbidden: ValidatingAdmissionPolicy 'no-exec-in-prod' with binding 'b' denied request: interactive exec is not allowed",
+    );
+  });
+});
