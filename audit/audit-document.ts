@@ -3,7 +3,7 @@
  * state): the runner calls it on the main thread, and the worker threads (audit/workers/) call it on the documents
  * they decode; ids, first-seen times and the summary are given by the runner afterwards, in input order.
  */
-import type { PolicySet, ValidateRequest, Verdict } from "#lib";
+import type { PolicySet, UserInfo, ValidateRequest, Verdict } from "#lib";
 import { findingsFromVerdict, inputErrorFinding, type OwnerOptions, objectRefOf, ownerOf } from "./findings.js";
 import { type Finding, identityKey, locationText, type ObjectRecord, type ObjectRef } from "./model.js";
 import type { KubeObject, SourceDoc } from "./sources/types.js";
@@ -15,6 +15,8 @@ export interface PreviousIndex {
 
 export interface AuditDocumentContext {
   policySet: PolicySet;
+  /** The user each object's admission request is made as (request.userInfo); default: none. */
+  user?: UserInfo;
   owner: OwnerOptions;
   /** The run's start time: the first-seen time of the findings (the runner may replace it from the comparison). */
   startedAt: string;
@@ -51,6 +53,7 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
 
   const old = ctx.previous?.find(object, ref);
   const request: ValidateRequest = { operation: old === undefined ? "CREATE" : "UPDATE", object };
+  if (ctx.user !== undefined) request.userInfo = ctx.user;
   if (old !== undefined) {
     request.oldObject = old;
     record.paired = true;

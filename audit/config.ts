@@ -16,10 +16,13 @@
  * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE  | s3PathStyle      | on with an endpoint, off for AWS S3 |
+ * | TOLLGATE_AS             | as               | tollgate-audit (the user of each object's synthetic request) |
+ * | TOLLGATE_AS_GROUPS      | asGroups         | system:authenticated (its groups, comma-separated) |
  * | TOLLGATE_S3_TIMEOUT     | (none)           | 30s: how long one S3 request may stay silent before it is retried (3 attempts) |
  *
  * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
+import type { UserInfo } from "#lib";
 import { ConfigError } from "#lib/errors.js";
 import type { S3Options } from "#lib/storage";
 import { FAIL_ON, type FailOn } from "./model.js";
@@ -49,6 +52,10 @@ export interface AuditOptions {
   workers?: string;
   s3Endpoint?: string;
   s3PathStyle?: boolean;
+  /** The user the synthetic admission request of each object is made as (admission policies' request.userInfo). */
+  as?: string;
+  /** Its groups. */
+  asGroups?: readonly string[];
 }
 
 export interface ResolvedAuditConfig {
@@ -75,6 +82,11 @@ export interface ResolvedAuditConfig {
   workers: number | "auto";
   /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
   s3: Readonly<S3Options>;
+  /**
+   * The user each object's synthetic admission request is made as (`--as`, `--as-group`): what admission policies
+   * see as `request.userInfo` and ask their authorizer about.
+   */
+  user: Readonly<UserInfo>;
   toolVersion: string;
 }
 
@@ -87,6 +99,10 @@ export const DEFAULT_OWNER_LABELS: readonly string[] = [
   "app.kubernetes.io/owner",
   "app.kubernetes.io/part-of",
 ];
+
+/** The user of an audit's synthetic requests when none is given: an authenticated user of no special standing. */
+export const DEFAULT_AUDIT_USER = "tollgate-audit";
+export const DEFAULT_AUDIT_GROUPS: readonly string[] = ["system:authenticated"];
 
 /** The most worker threads `workers` takes. */
 const MAX_WORKERS = 64;
@@ -120,6 +136,7 @@ export function resolveAuditConfig(
     ownerLabels: Object.freeze(ownerRaw === undefined ? [...DEFAULT_OWNER_LABELS] : commaList(ownerRaw)),
     workers: workerCount(text(options.workers) ?? text(env.TOLLGATE_WORKERS) ?? "auto"),
     s3: resolveS3(options, env),
+    user: auditUser(options, env),
     toolVersion,
   };
   const maxJsonRaw = text(options.maxJsonBytes) ?? text(env.TOLLGATE_MAX_JSON_BYTES);
@@ -129,6 +146,18 @@ export function resolveAuditConfig(
   const compareWith = text(options.compareWith);
   if (compareWith !== undefined) config.compareWith = compareWith;
   return Object.freeze(config);
+}
+
+function auditUser(options: AuditOptions, env: Env): Readonly<UserInfo> {
+  const username = text(options.as) ?? text(env.TOLLGATE_AS) ?? DEFAULT_AUDIT_USER;
+  const fromEnv = text(env.TOLLGATE_AS_GROUPS);
+  const groups =
+    options.asGroups !== undefined && options.asGroups.length > 0
+      ? [...options.asGroups]
+      : fromEnv !== undefined
+        ? commaList(fromEnv)
+        : [...DEFAULT_AUDIT_GROUPS];
+  return Object.freeze({ username, groups: Object.freeze(groups) as string[] });
 }
 
 function concurrencyOf(raw: string | undefined): number {

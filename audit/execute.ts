@@ -81,6 +81,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
       concurrency: config.concurrency,
       failOn: config.failOn,
       ownerLabels: config.ownerLabels,
+      user: config.user,
       policiesFromInput,
       toolVersion: config.toolVersion,
       workers: await resolveWorkers(config.workers, config.sources, { previous: previous !== undefined }),

@@ -19,7 +19,7 @@
  * never dropped.
  */
 import pLimit from "p-limit";
-import type { PolicySet } from "#lib";
+import type { PolicySet, UserInfo } from "#lib";
 import {
   type AuditDocumentContext,
   type AuditedDocument,
@@ -55,6 +55,8 @@ export interface AuditConfig {
   failOn: FailOn;
   /** Owner label keys, in order of preference. */
   ownerLabels: readonly string[];
+  /** The user each object's admission request is made as; default: none (an empty user). */
+  user?: UserInfo;
   /** Policy documents the bundle took from the input (`--policies-from-input`), for the report. */
   policiesFromInput?: number;
   /** The previous report (`latest.json` at the output prefix, or `--compare-with`): firstSeen and new/resolved. */
@@ -86,6 +88,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
   try {
     for (const p of policySet.failures) recorder.finding(policyFailureFinding(p, startedAt));
     const ctx: AuditDocumentContext = { policySet, owner: { labels: config.ownerLabels }, startedAt };
+    if (config.user !== undefined) ctx.user = config.user;
     if (config.previous !== undefined) ctx.previous = await indexPrevious(config.previous);
     let units = 0;
     const hooks: FeedHooks = {
@@ -109,6 +112,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
         ownerLabels: [...config.ownerLabels],
         startedAt,
       };
+      if (config.user !== undefined) init.user = config.user;
       if (config.workerTuning?.fault !== undefined) init.fault = config.workerTuning.fault;
       await auditWithWorkers(config.sources, concurrency, workers, init, config.workerTuning ?? {}, hooks);
     } else {

@@ -183,6 +183,7 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
         concurrency: config.concurrency,
         failOn: config.failOn,
         ownerLabels: config.ownerLabels,
+        user: config.user,
         toolVersion: config.toolVersion,
         ...(previous !== undefined && { previous }),
       },

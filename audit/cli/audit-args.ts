@@ -82,6 +82,15 @@ export function defineAuditCommand(
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
     .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
     .option(
+      "--as <user>",
+      "the user each object's admission request is made as, for admission policies (env TOLLGATE_AS; default tollgate-audit)",
+    )
+    .option(
+      "--as-group <group>",
+      "a group of that user, repeatable (env TOLLGATE_AS_GROUPS, comma-separated; default system:authenticated)",
+      (g: string, all: string[] = []) => [...all, g],
+    )
+    .option(
       "--max-json-bytes <size>",
       "JSON files up to this size (bytes, or with Ki/Mi/Gi) are parsed whole, larger Lists streamed (env TOLLGATE_MAX_JSON_BYTES; default 512Mi)",
     )
@@ -106,6 +115,10 @@ export function defineAuditCommand(
         failOn: str(opts.failOn),
         concurrency: str(opts.concurrency),
         ownerLabels: str(opts.ownerLabels),
+        as: str(opts.as),
+        asGroups: Array.isArray(opts.asGroup)
+          ? opts.asGroup.filter((g): g is string => typeof g === "string")
+          : undefined,
         maxJsonBytes: str(opts.maxJsonBytes),
         workers: str(opts.workers),
         s3Endpoint: str(opts.s3Endpoint),

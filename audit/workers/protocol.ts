@@ -2,6 +2,7 @@
  * The messages between the runner (main thread) and its worker threads (audit/workers/worker.ts). Everything here
  * is structured-cloneable: raw text goes out, records and findings come back.
  */
+import type { UserInfo } from "#lib";
 import type { AuditedDocument } from "../audit-document.js";
 import type { PolicySource } from "../policies.js";
 import type { RawPart } from "../sources/types.js";
@@ -14,6 +15,8 @@ export interface WorkerInit {
   digest: string;
   ownerLabels: readonly string[];
   startedAt: string;
+  /** The user of each object's admission request. */
+  user?: UserInfo;
   /** Tests only: make the worker fail at its `atBatch`-th batch (0-based), by throwing or by exiting. */
   fault?: { kind: "throw" | "exit"; atBatch: number };
 }

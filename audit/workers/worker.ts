@@ -28,6 +28,7 @@ async function start(): Promise<void> {
     return;
   }
   ctx = { policySet, owner: { labels: init.ownerLabels }, startedAt: init.startedAt };
+  if (init.user !== undefined) ctx.user = init.user;
   post({ type: "ready", digest: policySet.digest, loadMs: performance.now() - t0 });
 }
 

@@ -19,6 +19,7 @@ describe("resolveAuditConfig", () => {
       ownerLabels: DEFAULT_OWNER_LABELS,
       workers: "auto",
       s3: {},
+      user: { username: "tollgate-audit", groups: ["system:authenticated"] },
       toolVersion: "1.2.3",
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -42,6 +43,18 @@ describe("resolveAuditConfig", () => {
       options: { bundle: "b", out: "" },
       env: { TOLLGATE_AUDIT_OUT: "", TOLLGATE_WORKERS: "" },
       want: { out: "reports", workers: "auto" },
+    },
+    {
+      name: "the audit user from the environment",
+      options: { bundle: "b" },
+      env: { TOLLGATE_AS: "ci-bot", TOLLGATE_AS_GROUPS: "ci, system:authenticated" },
+      want: { user: { username: "ci-bot", groups: ["ci", "system:authenticated"] } },
+    },
+    {
+      name: "the audit user from the options, over the environment",
+      options: { bundle: "b", as: "alice", asGroups: ["dev"] },
+      env: { TOLLGATE_AS: "ci-bot", TOLLGATE_AS_GROUPS: "ci" },
+      want: { user: { username: "alice", groups: ["dev"] } },
     },
     {
       name: "lists and sizes",

@@ -204,3 +204,60 @@ describe("runAudit with --previous: list-type uniqueness", () => {
     expect(run.summary).toMatchObject({ grandfathered: 1, blocking: 0 });
   });
 });
+
+describe("runAudit with ValidatingAdmissionPolicies", () => {
+  it("makes each object's admission request as the configured user, and reports denials and warnings", async () => {
+    const { loadBundle } = await import("../../../lib/index.js");
+    const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] };
+    const policy = (name: string, expression: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression, message: `${name} says no` }] },
+    });
+    const binding = (name: string, actions: string[]) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name: `${name}-b` },
+      spec: { policyName: name, validationActions: actions },
+    });
+    const docs = [
+      policy("only-ci", "request.userInfo.username == 'ci-bot' && 'ci' in request.userInfo.groups"),
+      binding("only-ci", ["Deny"]),
+      policy("has-team", "has(object.metadata.labels) && 'team' in object.metadata.labels"),
+      binding("has-team", ["Warn", "Audit"]),
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } },
+    ];
+    const policySet = await loadBundle(docs.map((d, i) => ({ path: `${i}.json`, content: JSON.stringify(d) })));
+    const source = memorySource("input.yaml", [
+      [
+        {
+          kind: "object",
+          object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cfg", namespace: "shop" } },
+          location: { file: "input.yaml", line: 1 },
+        },
+      ],
+    ]);
+    const audit = async (user?: { username: string; groups: string[] }) => {
+      const run = await runAudit(
+        {
+          sources: [source],
+          bundle: "memory",
+          concurrency: 1,
+          failOn: "violation",
+          ownerLabels: [],
+          toolVersion: "test",
+          ...(user !== undefined && { user }),
+        },
+        policySet,
+      );
+      return (await run.findings.toArray()).map((f) => `${f.severity}: ${f.message}`);
+    };
+    expect(await audit({ username: "ci-bot", groups: ["ci"] })).toEqual([
+      "warning: Validation failed for ValidatingAdmissionPolicy 'has-team' with binding 'has-team-b': has-team says no",
+    ]);
+    expect(await audit({ username: "alice", groups: ["dev"] })).toContain(
+      "violation: ValidatingAdmissionPolicy 'only-ci' with binding 'only-ci-b' denied request: only-ci says no",
+    );
+  });
+});
