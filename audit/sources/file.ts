@@ -9,7 +9,8 @@ import type { Readable } from "node:stream";
 import { type WalkEntry, walkFolder } from "#lib/storage";
 import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
 import { reportFolderFilter } from "./report-folders.js";
-import { streamJsonList, streamJsonListParts, streamYaml, streamYamlParts } from "./stream.js";
+import { streamJsonList, streamJsonListParts } from "./stream-json.js";
+import { streamYaml, streamYamlParts } from "./stream-yaml.js";
 import {
   DOCUMENT_FILE,
   type RawPart,

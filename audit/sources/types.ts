@@ -25,12 +25,12 @@ export interface SourceUnit {
    * The same docs as {@link read}, in the same order, with the same locations and error texts, one at a time:
    * memory holds one document (a YAML document, a `kind: List` item) and a bounded read buffer, so a file of any
    * size can be audited. Optional: a unit without it is read whole. File units have it; a JSON text over
-   * `maxJsonParseBytes` is streamed only when it is a List (see `streamJsonList` in stream.ts for how its errors
+   * `maxJsonParseBytes` is streamed only when it is a List (see `streamJsonList` in stream-json.ts for how its errors
    * differ from a whole parse).
    */
   stream?(): AsyncIterable<SourceDoc>;
   /**
-   * The unit's text, undecoded, for decoding elsewhere (a worker thread): {@link decodeRawPart} (stream.ts) turns
+   * The unit's text, undecoded, for decoding elsewhere (a worker thread): {@link decodeRawPart} (raw-part.ts) turns
    * the parts, in order, into the docs {@link stream} (or {@link read}) gives. A small file is one `text` part; a
    * streamed file is one part per YAML document or List item (memory holds the parts in flight, not the file).
    * Optional: a unit without it is read with `stream()` or `read()` on the main thread.
@@ -44,7 +44,7 @@ export type RawPart =
   | { kind: "text"; text: string; base: Location; options: DecodeOptions }
   /** Docs decoded already (input errors of the unit, a YAML piece whose document count needs decoding). */
   | { kind: "docs"; docs: SourceDoc[] }
-  /** One piece of a streamed YAML file, as stream.ts cuts it; its first document is document `index`. */
+  /** One piece of a streamed YAML file, as stream-yaml.ts cuts it; its first document is document `index`. */
   | { kind: "yaml"; piece: RawYamlPiece; index: number; first: boolean; base: Location; options: DecodeOptions }
   /** One element of the `items` of a streamed JSON List: item `item` at `line`, `column` of the file. */
   | {
@@ -58,11 +58,15 @@ export type RawPart =
   /** The unit cannot be given in parts after all (see {@link RawJsonList.whole}): decode it with `read()`. */
   | { kind: "reparse" };
 
-/** A YAML piece between markers (stream.ts): its text (undefined when over the bound), size and place. */
+/** One piece of a YAML stream between markers, as lib's splitter (and stream-yaml.ts) cuts it. */
 export interface RawYamlPiece {
+  /** Undefined when the piece is over the bound (its text was dropped). */
   text: string | undefined;
+  /** UTF-8 bytes, counted once the piece may be over the bound. */
   bytes: number;
+  /** 1-based line of the piece's first character. */
   line: number;
+  /** 0-based index of the piece's first line with content, or -1. */
   contentLine: number;
   last: boolean;
 }

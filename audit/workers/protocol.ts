@@ -23,7 +23,7 @@ export interface WorkerInit {
 
 export type ToWorker = { type: "batch"; seq: number; parts: RawPart[] };
 
-/** One part's result: its audited documents, or `nested` / `reparse` (see decodeRawPart in sources/stream.ts). */
+/** One part's result: its audited documents, or `nested` / `reparse` (see decodeRawPart in sources/raw-part.ts). */
 export type PartResult = AuditedDocument[] | "nested" | "reparse";
 
 export type FromWorker =

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { type AuditDocumentContext, auditDocument } from "../audit-document.js";
 import { loadPolicySource } from "../policies.js";
-import { decodeRawPart } from "../sources/stream.js";
+import { decodeRawPart } from "../sources/raw-part.js";
 import type { FromWorker, PartResult, ToWorker, WorkerInit } from "./protocol.js";
 
 const port = parentPort;

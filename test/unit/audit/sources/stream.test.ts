@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type DecodeOptions, decodeText } from "../../../../audit/sources/decode.js";
 import { STREAM_MIN_BYTES } from "../../../../audit/sources/file.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type SourceDoc } from "../../../../audit/sources/index.js";
-import { streamJsonList, streamYaml } from "../../../../audit/sources/stream.js";
+import { streamJsonList } from "../../../../audit/sources/stream-json.js";
+import { streamYaml } from "../../../../audit/sources/stream-yaml.js";
 
 const root = mkdtempSync(join(tmpdir(), "tollgate-stream-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,0 +1,35 @@
+/**
+ * What the streamed reads of a file share (stream-yaml.ts, stream-json.ts): the per-document bound, the read
+ * buffer, and reading a file as text chunks that the read meter counts. Memory holds one document (one YAML
+ * document, one `kind: List` item) and a read buffer, not the file.
+ */
+import { Buffer } from "node:buffer";
+import { createReadStream } from "node:fs";
+import type { ReadMeter } from "./types.js";
+
+/** lib's default bound on one document (`ParseOptions.maxBytes`), which YAML documents and List items keep. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+const READ_BUFFER = 1024 * 1024;
+
+/** Tests set a small read buffer so that markers, strings and values fall across chunk boundaries. */
+export interface StreamTuning extends ReadMeter {
+  readBuffer?: number;
+}
+
+/** The file as UTF-8 text chunks of about `readBuffer` bytes, each counted by the read meter. */
+export function readText(path: string, tuning: StreamTuning | undefined): AsyncIterable<string> {
+  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: tuning?.readBuffer ?? READ_BUFFER });
+  const onRead = tuning?.onRead;
+  if (onRead === undefined) return stream;
+  return (async function* () {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      onRead(Buffer.byteLength(chunk, "utf8"));
+      yield chunk;
+    }
+  })();
+}
+
+/** The input error of a read that failed midway. */
+export function readError(error: unknown): string {
+  return `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+}
