@@ -1,5 +1,5 @@
 /**
- * Better or worse since the previous run: findings are matched by their stable id (model.ts, `findingId`). A finding
+ * Better or worse since the previous run: findings are matched by their stable id (findings.ts, `findingId`). A finding
  * keeps the `firstSeen` of the earliest run that reported it; new findings are first seen in this run.
  */
 import { createInterface } from "node:readline";

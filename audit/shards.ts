@@ -80,7 +80,7 @@ export interface ShardResult {
 export type ShardInvoker = (input: ShardInput) => Promise<unknown>;
 
 /** Lists the sources into shards of at most `size` units, in source order. */
-export async function planShards(
+async function planShards(
   sources: readonly string[],
   size: number,
   open: (spec: string) => Promise<Source>,
@@ -121,7 +121,7 @@ export async function planShards(
 }
 
 /** A source narrowed to some of its units (by name), in the source's own order. */
-export function onlyUnits(source: Source, names: readonly string[]): Source {
+function onlyUnits(source: Source, names: readonly string[]): Source {
   const wanted = new Set(names);
   const narrowed: Source = {
     spec: source.spec,
@@ -146,7 +146,7 @@ export function onlyUnits(source: Source, names: readonly string[]): Source {
 }
 
 /** The location of a shard's partial run: `<out>/shards/<runId>/<index>.json`. */
-export function partialLocation(out: string, runId: string, index: number): string {
+function partialLocation(out: string, runId: string, index: number): string {
   return `${out.replace(/\/+$/, "")}/shards/${runId}/${String(index).padStart(5, "0")}.json`;
 }
 
@@ -212,7 +212,7 @@ const ID_SUFFIX = /^([0-9a-f]{16})-\d+$/;
  * @param run the coordinator's start, and what the merged run's header says of its input
  * @throws Error when the shards audited against different bundles
  */
-export async function mergeRuns(
+async function mergeRuns(
   count: number,
   readPart: (index: number) => Promise<AuditRun>,
   run: { start: Date; finishedAt: string; sources: string[]; previous?: string; failOn: FailOn },

@@ -1,7 +1,7 @@
 /**
  * A Spool: an append-only list of JSON values that stays in memory while small and moves to a temporary NDJSON file
  * once it holds more than `memoryItems` values, so that a run's objects and findings cost disk, not memory, on large
- * inputs (issue 7: "findings are written out as they come"). It can be read any number of times, in append order;
+ * inputs (findings are written out as they come). It can be read any number of times, in append order;
  * reading from disk goes through a bounded read buffer.
  *
  * Values go to disk as JSON text and come back parsed; they must be plain data (the run's records and findings are).

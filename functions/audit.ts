@@ -144,7 +144,7 @@ function positiveInt(v: unknown, field: string, max: number): number {
 }
 
 /** A shard invocation's input (sent by a coordinator, so checked for shape, not for friendly messages). */
-export function parseShardInput(event: Record<string, unknown>): ShardInput {
+function parseShardInput(event: Record<string, unknown>): ShardInput {
   const { shardOf, parts, bundle, out, previous, failOn } = event;
   const ok =
     isRecord(shardOf) &&

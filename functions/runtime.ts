@@ -27,11 +27,11 @@ export interface ResolvedEnvConfig {
 }
 
 /** The bundle served when TOLLGATE_BUNDLE is not set: the examples shipped in the Lambda package. */
-export const DEFAULT_BUNDLE = "examples/policies";
+const DEFAULT_BUNDLE = "examples/policies";
 /** kube-apiserver's request body limit (3 MiB). */
-export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
 /** The decoder's default depth (lib/objects/limits.ts). */
-export const DEFAULT_MAX_DEPTH = 128;
+const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * The folder holding functions/: the repository when run from source, the unpacked zip in Lambda, the esbuild
@@ -39,7 +39,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * serverless offline sets to /var/task. In the CommonJS bundle, import.meta.url is defined from __filename
  * (serverless.yml, custom.esbuild.banner).
  */
-export const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -126,7 +126,7 @@ export interface RuntimeOptions {
 }
 
 /** The options loadBundle gets: the failure-policy override and, for s3:// sources, the endpoint. */
-export function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
+function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
   // `s3` is BundleOptions.s3 (lib/storage): path-style addressing and WHEN_REQUIRED checksums follow from endpoint.
   const options: BundleOptions & { s3?: { endpoint: string } } = {};
   if (config.failurePolicy !== undefined) options.failurePolicy = config.failurePolicy;

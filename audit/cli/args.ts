@@ -101,8 +101,10 @@ Examples:
 
 const VALIDATE_HELP_FOOTER = `
 Inputs are files (multi-document YAML or JSON; every item of a "kind: List" is an object), folders (searched
-recursively for *.yaml, *.yml and *.json) and "-" for standard input. Every document is validated; a document
-that cannot be decoded is reported with its file, document number and line, and the run goes on.
+recursively for *.yaml, *.yml and *.json, as tollgate audit reads them: .git, node_modules and hidden folders left
+out, symbolic links inside the folder followed), .tar/.tar.gz/.tgz archives and "-" for standard input. Every
+document is validated; a document that cannot be decoded, or is not a Kubernetes object, is reported with its
+file, document number and line, and the run goes on.
 
 Text output (standard output), one block per object:
   an invalid object      as kubectl prints the API server's 422 answer:

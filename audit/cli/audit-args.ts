@@ -9,11 +9,12 @@ import { REPORT_FORMATS } from "../report/index.js";
 
 const AUDIT_HELP_FOOTER = `
 Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
-trees (a Git checkout: every *.yaml, *.yml and *.json; .git, node_modules and tollgate's own reports, the local
---out folder and any folder with a latest.json or index.json tollgate wrote, left out; documents that are not
-Kubernetes objects are counted as skipped), .tar/.tar.gz/.tgz archives (git archive output), and s3://bucket/prefix
-(every *.yaml, *.yml, *.json and archive object under the prefix; s3://bucket/key for one object). Every document gives
-exactly one result; objects of a kind no policy covers are counted as skipped, never as passed.
+trees (a Git checkout: every *.yaml, *.yml and *.json; .git, node_modules, hidden folders and tollgate's own
+reports, the local --out folder and any folder with a latest.json or index.json tollgate wrote, left out; symbolic
+links inside the folder followed, so a mounted ConfigMap reads; documents that are not Kubernetes objects are
+counted as skipped), .tar/.tar.gz/.tgz archives (git archive output), and s3://bucket/prefix (every *.yaml, *.yml,
+*.json and archive object under the prefix; s3://bucket/key for one object). Every document gives exactly one
+result; objects of a kind no policy covers are counted as skipped, never as passed.
 
 S3: --bundle, sources, --previous, --compare-with and --out all take s3:// locations. Credentials and region come
 from the AWS SDK's default chains (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a role); --s3-endpoint

@@ -43,7 +43,7 @@ const SCRIPT = `
 `;
 
 /** Rows of the findings table at most: a page people open in a browser (the complete list is in findings.csv). */
-export const HTML_MAX_ROWS = 10_000;
+const HTML_MAX_ROWS = 10_000;
 
 export const htmlWriter: ReportWriter = {
   name: "html",

@@ -15,7 +15,7 @@ import type { ReportFile, ReportWriter } from "./types.js";
 export type { ReportFile, ReportWriter } from "./types.js";
 
 /** Every format, in the order the files are written. */
-export const REPORT_WRITERS: ReadonlyMap<string, ReportWriter> = new Map(
+const REPORT_WRITERS: ReadonlyMap<string, ReportWriter> = new Map(
   [
     jsonWriter,
     summaryWriter,

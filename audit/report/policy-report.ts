@@ -92,7 +92,7 @@ function locationOf(f: Finding): string {
 /** Results held at once: namespaces are gathered in batches of about this many results. */
 const BATCH_RESULTS = 10_000;
 /** The most results, and bytes of results text, in one report object (etcd keeps objects up to about 1.5 MiB). */
-export const REPORT_LIMITS: Readonly<ReportLimits> = Object.freeze({ results: 1000, bytes: 1024 * 1024 });
+const REPORT_LIMITS: Readonly<ReportLimits> = Object.freeze({ results: 1000, bytes: 1024 * 1024 });
 
 export interface ReportLimits {
   results: number;

@@ -25,7 +25,7 @@ function ruleId(f: Finding): string {
 }
 
 /** A relative URI with forward slashes (percent-encoded), or a file: URI for an absolute path. */
-export function artifactUri(l: Location): string {
+function artifactUri(l: Location): string {
   const path = (l.entry ?? l.file).replace(/\\/g, "/");
   const encoded = path
     .split("/")

@@ -17,7 +17,7 @@ export type { KubeObject, Source, SourceDoc, SourceOptions, SourceUnit } from ".
 export { DEFAULT_SOURCE_OPTIONS } from "./types.js";
 
 /** How the command line names standard input. */
-export const STDIN = "-";
+const STDIN = "-";
 
 export interface OpenOptions {
   /** How to reach S3 for `s3://` sources (endpoint, path style); resolved by the CLI or the Lambda. */

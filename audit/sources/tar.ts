@@ -71,7 +71,7 @@ export function* readTar(buf: Buffer, limits: TarLimits): Generator<TarEntry> {
 }
 
 /** Why a member name cannot be trusted, or undefined. */
-export function unsafeName(name: string): string | undefined {
+function unsafeName(name: string): string | undefined {
   if (name === "") return "empty member name";
   if (name.includes("\0")) return "member name contains a NUL byte";
   if (name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name)) {

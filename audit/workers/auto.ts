@@ -11,11 +11,11 @@ import { availableParallelism } from "node:os";
 import { localInputFiles } from "../sources/size.js";
 
 /** Input bytes (YAML, or five times as much JSON) from which `auto` starts workers. */
-export const AUTO_MIN_BYTES = 4 * 1024 * 1024;
+const AUTO_MIN_BYTES = 4 * 1024 * 1024;
 /** JSON decodes about five times faster than YAML: its bytes count this much toward {@link AUTO_MIN_BYTES}. */
 const JSON_WEIGHT = 0.2;
 /** The most workers `auto` starts. */
-export const AUTO_MAX_WORKERS = 8;
+const AUTO_MAX_WORKERS = 8;
 
 /**
  * The workers `auto` starts when the input is large: one per core but the main thread's, at most 8; 1 (one core or

@@ -15,7 +15,7 @@ import type {
 import { errorStatus, formatValue, InputError, invalidStatus, objectIdentity, parseDocuments } from "#lib";
 import { embeddedStatus, OUTCOMES } from "./status.js";
 
-export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
+const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 
 type JsonObject = Record<string, unknown>;
 

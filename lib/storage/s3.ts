@@ -84,8 +84,8 @@ export interface S3StoreOptions extends S3Options {
 
 const MiB = 1024 * 1024;
 
-/** The SDK client configuration for these options (exported for the tests and the auditor's Lambda). */
-export function s3ClientConfig(options: S3Options): S3ClientConfig {
+/** The SDK client configuration for these options. */
+function s3ClientConfig(options: S3Options): S3ClientConfig {
   const custom = options.endpoint !== undefined && options.endpoint !== "";
   const config: S3ClientConfig = {
     forcePathStyle: options.pathStyle ?? custom,
@@ -208,7 +208,7 @@ interface SdkErrorShape {
 }
 
 /** What an SDK or network error says about a failure: by error name, HTTP status and errno code. */
-export function s3Failure(e: unknown): StorageFailure {
+function s3Failure(e: unknown): StorageFailure {
   const err = (typeof e === "object" && e !== null ? e : {}) as SdkErrorShape;
   const status = typeof err.$metadata?.httpStatusCode === "number" ? err.$metadata.httpStatusCode : undefined;
   switch (err.name) {

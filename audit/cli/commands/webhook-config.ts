@@ -11,8 +11,8 @@ import type { ResolvedWebhookConfigConfig } from "../bundle-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 
 /** The webhook's name: a fully qualified name with at least three segments, as the API server requires. */
-export const WEBHOOK_NAME = "validate.tollgate.dev";
-export const DIGEST_ANNOTATION = "tollgate.dev/bundle-digest";
+const WEBHOOK_NAME = "validate.tollgate.dev";
+const DIGEST_ANNOTATION = "tollgate.dev/bundle-digest";
 
 export interface WebhookRule {
   apiGroups: string[];
