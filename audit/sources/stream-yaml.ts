@@ -187,24 +187,16 @@ export async function* streamYaml(
   base: Location,
   options: DecodeOptions & StreamTuning,
 ): AsyncGenerator<SourceDoc> {
-  const cutter = new YamlCutter(MAX_DOCUMENT_BYTES);
   let index = 0;
   let first = true;
-  const drain = function* (): Generator<SourceDoc> {
-    for (const piece of cutter.out) {
+  for await (const pieces of pieceBatches(path, options)) {
+    for (const piece of pieces) {
       const { docs, count } = decodePiece(piece, index, first);
       first = false;
       index += count;
       for (const doc of docs) yield* toSourceDocs(doc, base, options);
     }
-    cutter.out.length = 0;
-  };
-  for await (const chunk of readText(path, options)) {
-    cutter.push(chunk, false);
-    yield* drain();
   }
-  cutter.push("", true);
-  yield* drain();
 }
 
 /**
@@ -218,11 +210,10 @@ export async function* streamYamlParts(
   options: DecodeOptions & StreamTuning,
 ): AsyncGenerator<RawPart> {
   const decodeOptions: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
-  const cutter = new YamlCutter(MAX_DOCUMENT_BYTES);
   let index = 0;
   let first = true;
-  const drain = function* (): Generator<RawPart> {
-    for (const piece of cutter.out) {
+  for await (const pieces of pieceBatches(path, options)) {
+    for (const piece of pieces) {
       const text = piece.text;
       if (text !== undefined && !piece.last && (first || text.includes("\n...") || text.includes("\n%"))) {
         const { docs, count } = decodePiece(piece, index, first);
@@ -235,14 +226,18 @@ export async function* streamYamlParts(
       }
       first = false;
     }
-    cutter.out.length = 0;
-  };
-  for await (const chunk of readText(path, options)) {
+  }
+}
+
+/** The pieces of a YAML file in order, in batches (the pieces each read chunk completes), as the cutter cuts them. */
+async function* pieceBatches(path: string, tuning: StreamTuning): AsyncGenerator<RawYamlPiece[]> {
+  const cutter = new YamlCutter(MAX_DOCUMENT_BYTES);
+  for await (const chunk of readText(path, tuning)) {
     cutter.push(chunk, false);
-    yield* drain();
+    if (cutter.out.length > 0) yield cutter.out.splice(0);
   }
   cutter.push("", true);
-  yield* drain();
+  if (cutter.out.length > 0) yield cutter.out.splice(0);
 }
 
 /** The docs of one decoded document: an input error, or what `objectDoc` makes of its value. */
