@@ -2,9 +2,10 @@
  * The policy set of a run: the `--bundle`, plus with `--policies-from-input` the policy documents of the audited
  * input itself (a cluster export holds its CRDs and KubeVirt Templates: audit a cluster against its own schemas).
  *
- * Only CRDs (`apiextensions.k8s.io` `CustomResourceDefinition`) and Templates (`template.openshift.io/v1`
- * `Template`) are taken from the input. The bundle wins for a kind it defines (a CRD's group and kind) or a Template
- * it holds (namespace and name); the input adds the others. Input documents with identical content are one policy,
+ * Only CRDs (`apiextensions.k8s.io` `CustomResourceDefinition`), Templates (`template.openshift.io/v1` `Template`)
+ * and ValidatingAdmissionPolicies and their bindings (`admissionregistration.k8s.io`) are taken from the input. The
+ * bundle wins for a kind it defines (a CRD's group and kind), a Template it holds (namespace and name) or a policy or
+ * binding it holds (name); the input adds the others. Input documents with identical content are one policy,
  * not duplicates (an export and a Git checkout of the same CRD); different documents for the same kind are a policy
  * failure, as in a bundle.
  */
@@ -90,7 +91,10 @@ async function withInputPolicies(files: BundleFile[], inputSources: readonly Sou
   return { policySet, policiesFromInput: added.size, source: { files: all } };
 }
 
-/** `crd:<group>/<kind>` or `template:<namespace>/<name>` for a policy document; undefined for anything else. */
+/**
+ * `crd:<group>/<kind>`, `template:<namespace>/<name>`, `ValidatingAdmissionPolicy:<name>` or
+ * `ValidatingAdmissionPolicyBinding:<name>` for a policy document; undefined for anything else.
+ */
 function policyKey(obj: unknown): string | undefined {
   if (typeof obj !== "object" || obj === null) return undefined;
   const o = obj as Record<string, unknown>;
@@ -103,6 +107,12 @@ function policyKey(obj: unknown): string | undefined {
   }
   if (o.kind === "Template" && apiVersion === "template.openshift.io/v1") {
     return `template:${String(meta.namespace ?? "")}/${String(meta.name ?? "")}`;
+  }
+  if (
+    (o.kind === "ValidatingAdmissionPolicy" || o.kind === "ValidatingAdmissionPolicyBinding") &&
+    apiVersion.startsWith("admissionregistration.k8s.io/")
+  ) {
+    return `${o.kind}:${String(meta.name ?? "")}`;
   }
   return undefined;
 }

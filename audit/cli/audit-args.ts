@@ -78,7 +78,10 @@ export function defineAuditCommand(
     .option("--format <formats>", `report formats, comma-separated: ${REPORT_FORMATS.join(",")} (default: all)`)
     .option("--previous <source>", "the earlier snapshot: validate each object as an UPDATE of its previous version")
     .option("--compare-with <report.json>", "compare with this report (default: the latest run under --out)")
-    .option("--policies-from-input", "also take CRDs and KubeVirt Templates from the sources (the bundle wins)")
+    .option(
+      "--policies-from-input",
+      "also take CRDs, KubeVirt Templates and ValidatingAdmissionPolicies and bindings from the sources (the bundle wins)",
+    )
     .option("--fail-on <level>", "violation, warning or never (env TOLLGATE_FAIL_ON; default violation)")
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
     .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { loadPolicies } from "../../../audit/policies.js";
 import { runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type Source, type SourceDoc } from "../../../audit/sources/index.js";
@@ -259,5 +262,51 @@ describe("runAudit with ValidatingAdmissionPolicies", () => {
     expect(await audit({ username: "alice", groups: ["dev"] })).toContain(
       "violation: ValidatingAdmissionPolicy 'only-ci' with binding 'only-ci-b' denied request: only-ci says no",
     );
+  });
+
+  it("--policies-from-input: takes the input's policies and bindings the bundle lacks; the bundle's win", async () => {
+    // Prepare: the bundle's policy 'same-name' allows everything; the input's copy of it would deny everything.
+    const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] };
+    const policy = (name: string, expression: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression, message: `${name} says no` }] },
+    });
+    const binding = (name: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name: `${name}-b` },
+      spec: { policyName: name, validationActions: ["Deny"] },
+    });
+    const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
+    const files = [policy("same-name", "true"), binding("same-name"), namespace].map((d, i) => ({
+      path: `${i}.json`,
+      content: JSON.stringify(d),
+    }));
+    const bundleDir = await mkdtemp(join(tmpdir(), "tollgate-vap-"));
+    onTestFinished(() => rm(bundleDir, { recursive: true, force: true }));
+    for (const f of files) await writeFile(join(bundleDir, f.path), f.content);
+    const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cfg", namespace: "shop" } };
+    const inputDocs = [
+      policy("same-name", "false"),
+      policy("input-only", "object.metadata.name != 'cfg'"),
+      binding("input-only"),
+      configMap,
+    ];
+    const source = memorySource("mem", [
+      inputDocs.map((object, document) => ({ kind: "object", location: { file: "in.yaml", document }, object })),
+    ]);
+    // Act
+    const { policySet, policiesFromInput } = await loadPolicies(bundleDir, [source]);
+    const run = await runAudit(
+      { sources: [source], bundle: bundleDir, concurrency: 1, failOn: "violation", ownerLabels: [], toolVersion: "t" },
+      policySet,
+    );
+    // Assess: the input adds 'input-only' and its binding; its 'same-name' is left out for the bundle's.
+    expect(policiesFromInput).toBe(2);
+    expect((await run.findings.toArray()).filter((f) => f.severity === "violation").map((f) => f.message)).toEqual([
+      "ValidatingAdmissionPolicy 'input-only' with binding 'input-only-b' denied request: input-only says no",
+    ]);
   });
 });
