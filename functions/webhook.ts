@@ -64,6 +64,7 @@ class Webhook {
 
   async handle(event: ApiGatewayEvent, context: Context | undefined): Promise<HttpResponse> {
     const t0 = performance.now();
+    const deadline = deadlineOf(t0, context);
     if (context !== undefined) this.logger.addContext(context);
     try {
       const req = toHttpRequest(event, { maxBodyBytes: this.runtime.config.maxBodyBytes });
@@ -73,7 +74,7 @@ class Webhook {
       }
       if (req.path === "/validate" || req.path.endsWith("/validate")) {
         if (req.method !== "POST") return methodNotAllowed("POST");
-        return await this.validate(req, t0);
+        return await this.validate(req, t0, deadline);
       }
       return jsonResponse(httpCode("notFound"), failureStatus("notFound", `no route for ${req.method} ${req.path}`));
     } catch (error) {
@@ -108,7 +109,7 @@ class Webhook {
     });
   }
 
-  private async validate(req: HttpRequest, t0: number): Promise<HttpResponse> {
+  private async validate(req: HttpRequest, t0: number, deadline: number): Promise<HttpResponse> {
     const auth = this.checkAuth(req.headers.authorization);
     if (auth === "missing" || auth === "invalid") {
       this.logger.warn("unauthorized", { auth, latencyMs: round(performance.now() - t0) });
@@ -128,21 +129,29 @@ class Webhook {
     }
     let set: PolicySet;
     try {
-      set = await this.runtime.policySet();
+      set = await beforeDeadline(this.runtime.policySet(), deadline);
     } catch (error) {
       return this.fault(error, body, t0, "load");
     }
+    const shouldStop = () => performance.now() > deadline;
     try {
-      return body.kind === "review" ? this.answerReview(body, set, t0) : this.answerObject(body, set, t0);
+      return body.kind === "review"
+        ? this.answerReview(body, set, t0, shouldStop)
+        : this.answerObject(body, set, t0, shouldStop);
     } catch (error) {
       return this.fault(error, body, t0, "internal");
     }
   }
 
-  private answerReview(body: ValidateBody & { kind: "review" }, set: PolicySet, t0: number): HttpResponse {
+  private answerReview(
+    body: ValidateBody & { kind: "review" },
+    set: PolicySet,
+    t0: number,
+    shouldStop: () => boolean,
+  ): HttpResponse {
     const { review } = body;
     const request = validateRequestOf(review);
-    const verdict = request === undefined ? undefined : set.validate(request);
+    const verdict = request === undefined ? undefined : set.validate({ ...request, shouldStop });
     this.logger.info("admission", {
       uid: review.uid,
       kind: review.identity === undefined ? undefined : kindOf(review.identity),
@@ -155,8 +164,13 @@ class Webhook {
     return jsonResponse(200, reviewResponse(review.uid, verdict, review.identity));
   }
 
-  private answerObject(body: ValidateBody & { kind: "object" }, set: PolicySet, t0: number): HttpResponse {
-    const verdict = set.validate({ operation: "CREATE", object: body.object });
+  private answerObject(
+    body: ValidateBody & { kind: "object" },
+    set: PolicySet,
+    t0: number,
+    shouldStop: () => boolean,
+  ): HttpResponse {
+    const verdict = set.validate({ operation: "CREATE", object: body.object, shouldStop });
     this.logger.info("object", {
       kind: kindOf(body.identity),
       ...decision(verdict),
@@ -199,6 +213,32 @@ class Webhook {
     if (body?.kind === "review") return jsonResponse(200, faultReviewResponse(body.review.uid, failurePolicy, message));
     return jsonResponse(httpCode("internal"), failureStatus("internal", message));
   }
+}
+
+/**
+ * Time kept back from the invocation's remaining time to build and return the answer: the webhook answers under its
+ * failure policy before Lambda's timeout would cut it off (and the API server would apply its own).
+ */
+export const ANSWER_MARGIN_MS = 1_000;
+
+/** The time (performance.now) by which the answer must be built; none without a Lambda context. */
+function deadlineOf(t0: number, context: Context | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  return typeof remaining === "number" && Number.isFinite(remaining) ? t0 + remaining - ANSWER_MARGIN_MS : Infinity;
+}
+
+/** The promise's value, or a rejection when the deadline comes first. */
+function beforeDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
+  const wait = deadline - performance.now();
+  if (wait === Infinity) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error("the policy bundle did not load before the deadline")),
+      Math.max(0, wait),
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 function methodNotAllowed(allow: string): HttpResponse {

@@ -37,17 +37,6 @@ export function truncateText(text: string, max = MAX_TEXT_CHARS): string {
   return `${text.slice(0, end)}... (${text.length - end} more characters)`;
 }
 
-/**
- * The first {@link MAX_CAUSES} errors of a list and, when there were more, a last one built by `more` from the
- * number left out.
- */
-export function capErrors<T>(errors: T[], more: (omitted: number) => T, max = MAX_CAUSES): T[] {
-  if (errors.length <= max) return errors;
-  const kept = errors.slice(0, max);
-  kept.push(more(errors.length - max));
-  return kept;
-}
-
 /** Whether Go's NewWarningHeader accepts the text: valid UTF-8 (no lone surrogate), no control character. */
 export function isValidWarningText(text: string): boolean {
   for (let i = 0; i < text.length; i++) {

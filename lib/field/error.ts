@@ -73,6 +73,11 @@ export interface FieldError {
   severity: Severity;
   /** The rule could not be evaluated (runtime error, cost limit, bad annotation), as opposed to violated. */
   evaluationError?: boolean;
+  /**
+   * Set on the last error of a list cut to its bound (lib/field/bounds.ts): this error stands for that many errors
+   * left out, and says so in its message.
+   */
+  omitted?: number;
   source: FieldErrorSource;
 }
 
@@ -161,8 +166,24 @@ export function notSupported(
   validValues: readonly string[],
   ctx: ErrorContext,
 ): FieldError {
-  const detail = validValues.length > 0 ? `supported values: ${validValues.map((v) => goQuote(v)).join(", ")}` : "";
+  const detail = validValues.length > 0 ? `supported values: ${quotedList(validValues)}` : "";
   return make("FieldValueNotSupported", path, value, detail, ctx, true);
+}
+
+/**
+ * The values quoted and joined with ", ", as field.NotSupported lists them; a list longer than the message bound is
+ * cut there (a 100,000-value enum costs no more than a short one) and the text ends in the bound's marker.
+ */
+const LIST_CHARS = MAX_TEXT_CHARS - 200;
+
+function quotedList(values: readonly string[]): string {
+  let out = "";
+  for (let i = 0; i < values.length; i++) {
+    const next = i === 0 ? goQuote(values[i]!) : `, ${goQuote(values[i]!)}`;
+    if (out.length + next.length > LIST_CHARS) return `${out}... (${values.length - i} more values)`;
+    out += next;
+  }
+  return out;
 }
 
 /** field.TooLong (1.36 wording: "may not be more than N bytes", "1 byte"). */
@@ -197,4 +218,27 @@ export function withType(
 /** The full error text, as Go's `(*field.Error).Error()`: "<field>: <body>". */
 export function errorText(err: Pick<FieldError, "field" | "message">): string {
   return `${err.field}: ${err.message}`;
+}
+
+/**
+ * The error that ends a list cut to its bound: it stands for `count` errors left out. Its type is the caller's (a
+ * schema walk passes the type of the first blocking error left out, so that what the left-out errors block stays
+ * blocked), FieldValueTooMany by default.
+ */
+export function omittedErrors(
+  count: number,
+  bound: number,
+  ctx: ErrorContext,
+  type: FieldErrorType = "FieldValueTooMany",
+): FieldError {
+  const detail = `${count} more ${count === 1 ? "error" : "errors"} not shown (tollgate returns at most ${bound} per object)`;
+  return {
+    type,
+    field: "<nil>",
+    detail,
+    message: `Too many: ${detail}`,
+    severity: ctx.severity ?? "error",
+    source: ctx.source,
+    omitted: count,
+  };
 }

@@ -4,15 +4,8 @@
  * the bounds and the masking hold for families that word their own texts (warning texts, Status messages, audit
  * annotations) as for field errors.
  */
-import {
-  capAuditAnnotations,
-  capErrors,
-  MAX_CAUSES,
-  MAX_TEXT_CHARS,
-  recordWarnings,
-  truncateText,
-} from "../field/bounds.js";
-import type { FieldError } from "../field/error.js";
+import { capAuditAnnotations, MAX_CAUSES, MAX_TEXT_CHARS, recordWarnings, truncateText } from "../field/bounds.js";
+import { type FieldError, omittedErrors } from "../field/error.js";
 import { createMasker, credentialValues } from "../field/redact.js";
 import type { Verdict } from "./types.js";
 
@@ -36,21 +29,26 @@ function hasTexts(v: Verdict): boolean {
   );
 }
 
-/** The last error of a capped list: how many were left out. */
-function omitted(sample: FieldError | undefined, count: number): FieldError {
-  const detail = `${count} more ${count === 1 ? "error" : "errors"} not shown (tollgate returns at most ${MAX_CAUSES} per object)`;
-  return {
-    type: "FieldValueTooMany",
-    field: "<nil>",
-    detail,
-    message: `Too many: ${detail}`,
-    severity: sample?.severity ?? "error",
-    source: sample?.source ?? { kind: "tollgate", policy: "tollgate" },
-  };
-}
-
+/**
+ * The list within {@link MAX_CAUSES}: the first errors, then one that says how many were left out (counting what
+ * errors already standing for left-out ones stood for: FieldError.omitted).
+ */
 function capList(list: FieldError[]): FieldError[] {
-  return capErrors(list, (n) => omitted(list[0], n));
+  let total = 0;
+  let markers = 0;
+  for (const e of list) {
+    total += e.omitted ?? 1;
+    if (e.omitted !== undefined) markers++;
+  }
+  if (markers === 0 && list.length <= MAX_CAUSES) return list;
+  const kept: FieldError[] = [];
+  for (const e of list) {
+    if (kept.length === MAX_CAUSES) break;
+    if (e.omitted === undefined) kept.push(e);
+  }
+  const sample = list[0]!;
+  kept.push(omittedErrors(total - kept.length, MAX_CAUSES, { source: sample.source, severity: sample.severity }));
+  return kept;
 }
 
 function maskError(e: FieldError, mask: (t: string) => string): FieldError {

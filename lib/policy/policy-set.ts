@@ -191,11 +191,12 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   }
 
   /** The families' verdict: schema families first; admission families only when they allowed, until one denies. */
-  function runFamilies(freq: FamilyRequest): Verdict {
+  function runFamilies(freq: FamilyRequest, shouldStop: (() => boolean) | undefined): Verdict {
     const verdict = emptyVerdict();
     const ctx = { config };
     for (const f of schemaFamilies) {
       if (!f.covers(freq.group, freq.version, freq.kind)) continue;
+      stopIfAsked(shouldStop);
       const r = f.validate(freq, ctx);
       if (r !== undefined) merge(verdict, r);
     }
@@ -204,6 +205,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       const admitted = isMapping(verdict.object) ? { ...freq, object: verdict.object } : freq;
       for (const f of admissionFamilies) {
         if (!f.covers(freq.group, freq.version, freq.kind)) continue;
+        stopIfAsked(shouldStop);
         const r = f.validate(admitted, ctx);
         if (r === undefined) continue;
         merge(verdict, r);
@@ -240,7 +242,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     if (failed !== undefined || everyKind.length > 0) {
       return failedPolicyVerdict([...(failed ?? []), ...everyKind], gvk, `${apiVersion}/${kind}`);
     }
-    return runFamilies(familyRequest(req, obj, gv.group, gv.version));
+    return runFamilies(familyRequest(req, obj, gv.group, gv.version), req.shouldStop);
   }
 
   const set: PolicySet = {
@@ -271,12 +273,24 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
           const detail = `the object is too large or too deeply nested to validate (${e.message})`;
           return rejected([internal(null, detail, TOLLGATE)]);
         }
+        if (e instanceof Stopped) {
+          return failurePolicyVerdict([
+            internal(null, "validation was stopped: it would exceed the deadline", TOLLGATE),
+          ]);
+        }
         const detail = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
         return failurePolicyVerdict([internal(null, detail, TOLLGATE)]);
       }
     },
   };
   return Object.freeze(set);
+}
+
+/** Thrown when the caller's shouldStop says to stop (ValidateRequest.shouldStop). */
+class Stopped extends Error {}
+
+function stopIfAsked(shouldStop: (() => boolean) | undefined): void {
+  if (shouldStop?.() === true) throw new Stopped("stopped");
 }
 
 /**

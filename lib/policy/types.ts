@@ -61,6 +61,12 @@ export interface ValidateRequest {
   dryRun?: boolean;
   /** The operation's options (`request.options`: CreateOptions, UpdateOptions, DeleteOptions). */
   options?: Record<string, unknown>;
+  /**
+   * Asked before each family validates the object: true stops the validation, whose verdict then follows the
+   * bundle's failure policy (the webhook passes its deadline here, below the Lambda's timeout). The engine reads no
+   * clock itself. Default: never stop.
+   */
+  shouldStop?: () => boolean;
 }
 
 /** An admission denial that is not the 422 `Invalid` built from field errors: the Status the API server answers. */

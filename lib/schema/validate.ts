@@ -11,11 +11,15 @@
  * A match count is kept as kube-openapi does, because anyOf/oneOf report the failures of the branch with the
  * most passed checks.
  */
+
+import { MAX_CAUSES, MAX_TEXT_CHARS } from "../field/bounds.js";
 import {
   type ErrorContext,
   type FieldError,
+  type FieldErrorType,
   invalid,
   notSupported,
+  omittedErrors,
   required,
   tooLong,
   tooMany,
@@ -205,10 +209,40 @@ export function validateValue(
   const acc = new Acc();
   validateNode(node, data, "", acc, opts.hasOld === true ? opts.old : NO_OLD, false);
   return {
-    errors: acc.errors.map((e) => toFieldError(e, fieldPrefix, ctx)),
-    ratcheted: acc.ratcheted.map((e) => toFieldError(e, fieldPrefix, { ...ctx, severity: "warning" })),
+    errors: toFieldErrors(acc.errors, fieldPrefix, ctx),
+    ratcheted: toFieldErrors(acc.ratcheted, fieldPrefix, { ...ctx, severity: "warning" }),
   };
 }
+
+/**
+ * Field errors of the first {@link MAX_CAUSES} raw errors, and one standing for the rest (the verdict keeps no
+ * more: lib/field/bounds.ts), typed as the first of them that blocks CEL does, so the blocking gate is unchanged.
+ */
+function toFieldErrors(raw: RawError[], prefix: string | null, ctx: ErrorContext): FieldError[] {
+  if (raw.length <= MAX_CAUSES) return raw.map((e) => toFieldError(e, prefix, ctx));
+  const out: FieldError[] = [];
+  for (let i = 0; i < MAX_CAUSES; i++) out.push(toFieldError(raw[i]!, prefix, ctx));
+  let type: FieldErrorType = "FieldValueInvalid";
+  for (let i = MAX_CAUSES; i < raw.length; i++) {
+    const t = BLOCKING_TYPE[raw[i]!.code];
+    if (t !== undefined && !raw[i]!.plain) {
+      type = t;
+      break;
+    }
+  }
+  out.push(omittedErrors(raw.length - MAX_CAUSES, MAX_CAUSES, ctx, type));
+  return out;
+}
+
+/** The field error types of the codes that keep CEL from running (lib/crd/request.ts BLOCKING). */
+const BLOCKING_TYPE: Partial<Record<Code, FieldErrorType>> = {
+  required: "FieldValueRequired",
+  enum: "FieldValueNotSupported",
+  tooLong: "FieldValueTooLong",
+  maxItems: "FieldValueTooMany",
+  maxProperties: "FieldValueTooMany",
+  invalidType: "FieldValueTypeInvalid",
+};
 
 /** Deep equality of decoded JSON values (reflect.DeepEqual on unstructured data). */
 export function deepEqualJson(a: unknown, b: unknown): boolean {
@@ -845,8 +879,15 @@ function enumCheck(values: unknown[], data: unknown, path: string, acc: Acc): vo
   });
 }
 
+/** Go's `%v` of the enum values, cut at the message bound (the values are listed whole in `values`). */
 function goEnumList(values: unknown[]): string {
-  return `[${values.map((v) => (typeof v === "string" ? v : goJson(v))).join(" ")}]`;
+  let out = "";
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out += (i === 0 ? "" : " ") + (typeof v === "string" ? v : goJson(v));
+    if (out.length > MAX_TEXT_CHARS && i < values.length - 1) return `[${out}... (${values.length - i - 1} more values)]`;
+  }
+  return `[${out}]`;
 }
 
 function objectChecks(
@@ -925,6 +966,25 @@ function objectChecks(
 }
 
 /** apiextensions kubeOpenAPIResultToFieldErrors for one error. */
+/**
+ * The enum values as NotSupported lists them. Past the message bound they are left empty: notSupported cuts its
+ * list there anyway, so a 100,000-value enum is not printed in full to be cut.
+ */
+function enumTexts(values: unknown[]): string[] {
+  const out: string[] = [];
+  let length = 0;
+  for (const v of values) {
+    if (length > MAX_TEXT_CHARS) {
+      out.push("");
+      continue;
+    }
+    const t = typeof v === "string" ? v : goJson(v);
+    length += t.length + 2;
+    out.push(t);
+  }
+  return out;
+}
+
 function toFieldError(e: RawError, prefix: string | null, ctx: ErrorContext): FieldError {
   if (e.plain) return invalid(prefix, "", e.message, ctx);
   let field: string | null = prefix;
@@ -937,12 +997,7 @@ function toFieldError(e: RawError, prefix: string | null, ctx: ErrorContext): Fi
     case "required":
       return required(field, "", c);
     case "enum":
-      return notSupported(
-        field,
-        e.value,
-        (e.values ?? []).map((v) => (typeof v === "string" ? v : goJson(v))),
-        c,
-      );
+      return notSupported(field, e.value, enumTexts(e.values ?? []), c);
     case "tooLong":
       return tooLong(field, e.valid ?? -1, c);
     case "maxItems":

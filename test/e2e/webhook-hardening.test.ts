@@ -203,4 +203,32 @@ describe("webhook hardening", () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.length).toBeLessThan(4096);
   });
+
+  it.each([
+    { failurePolicy: "Fail", allowed: false },
+    { failurePolicy: "Ignore", allowed: true },
+  ])(
+    "answers under failurePolicy $failurePolicy before the Lambda timeout when the bundle never loads",
+    async ({ failurePolicy, allowed }) => {
+      const runtime = createRuntime(
+        { TOLLGATE_FAILURE_POLICY: failurePolicy },
+        { logger: logger([]), load: () => new Promise(() => {}) },
+      );
+      const h = createHandler(runtime);
+      const context = { ...fakeContext(), getRemainingTimeInMillis: () => 1_500 };
+      const t0 = performance.now();
+      const res = await h(v2Event({ body: review(vault({})) }), context);
+      expect(performance.now() - t0).toBeLessThan(1_400);
+      const r = JSON.parse(res.body).response as Response;
+      expect(r.allowed).toBe(allowed);
+    },
+  );
+
+  it("answers under the failure policy when evaluation would pass the deadline", async () => {
+    const context = { ...fakeContext(), getRemainingTimeInMillis: () => 1_000 };
+    const res = await open(v2Event({ body: review(vault({ password: "bad" })) }), context);
+    const r = JSON.parse(res.body).response as Response;
+    expect(r.allowed).toBe(true);
+    expect(r.warnings).toEqual(["<nil>: Internal error: validation was stopped: it would exceed the deadline"]);
+  });
 });

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  capErrors,
   isValidWarningText,
   MAX_WARNINGS,
   recordWarnings,
@@ -21,13 +20,6 @@ describe("truncateText", () => {
 
   it("never cuts inside a surrogate pair", () => {
     expect(truncateText("abcd🙂xyz", 5)).toBe("abcd... (5 more characters)");
-  });
-});
-
-describe("capErrors", () => {
-  it("keeps the first ones and adds one saying how many were left out", () => {
-    expect(capErrors([1, 2, 3, 4], (n) => -n, 2)).toEqual([1, 2, -2]);
-    expect(capErrors([1, 2], (n) => -n, 2)).toEqual([1, 2]);
   });
 });
 
