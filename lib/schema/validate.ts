@@ -885,7 +885,8 @@ function goEnumList(values: unknown[]): string {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     out += (i === 0 ? "" : " ") + (typeof v === "string" ? v : goJson(v));
-    if (out.length > MAX_TEXT_CHARS && i < values.length - 1) return `[${out}... (${values.length - i - 1} more values)]`;
+    if (out.length > MAX_TEXT_CHARS && i < values.length - 1)
+      return `[${out}... (${values.length - i - 1} more values)]`;
   }
   return `[${out}]`;
 }
