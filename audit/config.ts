@@ -245,8 +245,8 @@ const UNITS: Readonly<Record<string, number>> = {
   GiB: 1024 ** 3,
 };
 
-/** `1048576`, `64Mi`, `1GiB`: a whole number of bytes from 1 to 2^53 - 1. */
-function byteSize(raw: string, flag: string): number {
+/** `1048576`, `64Mi`, `1GiB`: a whole number of bytes from 1 to 2^53 - 1 (flags and TOLLGATE_MAX_INPUT_BYTES). */
+export function byteSize(raw: string, flag: string): number {
   const m = /^([0-9]{1,16})(|Ki|Mi|Gi|KiB|MiB|GiB)$/.exec(raw.trim());
   const n = m === null ? Number.NaN : Number(m[1]) * UNITS[m[2]!]!;
   if (!Number.isSafeInteger(n) || n < 1) {

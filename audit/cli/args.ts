@@ -9,13 +9,13 @@
  * |---------------------------|-------------|--------------------------|
  * | TOLLGATE_BUNDLE           | --bundle    | (none: the flag is required) |
  * | TOLLGATE_OUTPUT           | -o/--output | text                     |
- * | TOLLGATE_MAX_INPUT_BYTES  | (none)      | 67108864 (64 MiB per input file) |
+ * | TOLLGATE_MAX_INPUT_BYTES  | (none)      | 64Mi per input file (a size: 200Mi, 1GiB, 67108864) |
  * | TOLLGATE_CPUPROFILE_FILE  | (none)      | (off) write a V8 CPU profile of the run to this file |
  */
 import { Command, type CommanderError, Option } from "commander";
 import type { Operation } from "#lib";
 import { ConfigError } from "#lib/errors.js";
-import type { ResolvedAuditConfig } from "../config.js";
+import { byteSize, type ResolvedAuditConfig } from "../config.js";
 import { defineAuditCommand } from "./audit-args.js";
 import {
   BundleUsageProblem,
@@ -361,7 +361,7 @@ function resolveValidate(
     inputs: Object.freeze([...inputs]),
     demo,
     summary: demo || opts.summary === true,
-    maxInputBytes: positiveInt(env.TOLLGATE_MAX_INPUT_BYTES, "TOLLGATE_MAX_INPUT_BYTES", DEFAULT_MAX_INPUT_BYTES),
+    maxInputBytes: inputBytes(env.TOLLGATE_MAX_INPUT_BYTES),
   };
   if (old !== undefined) config.old = old;
   if (subresource !== undefined) config.subresource = subresource;
@@ -385,14 +385,16 @@ function outputOf(opts: Record<string, unknown>, command: string): OutputFormat 
   );
 }
 
-function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+/** TOLLGATE_MAX_INPUT_BYTES: a size as --max-json-bytes takes it (`200Mi`, `1GiB`, `67108864`). */
+function inputBytes(raw: string | undefined): number {
   const v = nonEmpty(raw);
-  if (v === undefined) return fallback;
-  if (!/^[1-9][0-9]*$/.test(v) || !Number.isSafeInteger(Number(v))) {
+  if (v === undefined) return DEFAULT_MAX_INPUT_BYTES;
+  try {
+    return byteSize(v, "TOLLGATE_MAX_INPUT_BYTES");
+  } catch (e) {
     // Configuration from the environment is a usage error too: it names the variable.
-    throw new UsageProblem(`${name} must be a positive integer, not ${JSON.stringify(v)}`, "validate");
+    throw new UsageProblem(e instanceof Error ? e.message : String(e), "validate");
   }
-  return Number(v);
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -20,6 +20,7 @@ S3: --bundle, sources, --previous, --compare-with and --out all take s3:// locat
 from the AWS SDK's default chains (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a role); --s3-endpoint
 (env TOLLGATE_S3_ENDPOINT) points at an S3-compatible server, with path-style addressing unless --no-s3-path-style
 (env TOLLGATE_S3_PATH_STYLE=true|false); such a server takes its own keys (npm run dev's s3rver: S3RVER and S3RVER).
+An S3 request whose connection is silent for 30 s (env TOLLGATE_S3_TIMEOUT, seconds) is retried, 3 attempts in all.
 A report write that fails leaves the run folder without index.json (readers ignore it) and latest.json unchanged,
 and exits 3.
 
