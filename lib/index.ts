@@ -11,7 +11,7 @@ export { readBundleFiles } from "./bundle/source.js";
 export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";
 export type { FieldError, FieldErrorSource, FieldErrorType, RuleFamily, Severity } from "./field/error.js";
 export { errorText, RULE_FAMILIES } from "./field/error.js";
-export { aggregateMessage, formatValue, goQuote } from "./field/message.js";
+export { aggregateMessage, formatValue } from "./field/message.js";
 export {
   badRequestStatus,
   errorStatus,
@@ -21,6 +21,7 @@ export {
   type StatusCause,
   successStatus,
 } from "./field/status.js";
+export { goQuote } from "./go/strconv.js";
 export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
 export { notAnObject } from "./objects/document.js";

@@ -6,7 +6,7 @@
  * and RBAC objects come from the cluster state; authorization checks go to BundleOptions.authorizer or an offline
  * RBAC authorizer over the cluster state.
  */
-import { goQuote } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import { parseApiVersion } from "../objects/gvk.js";
 import type { Authorizer } from "../policy/authorizer.js";
 import type {

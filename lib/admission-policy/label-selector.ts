@@ -4,7 +4,8 @@
  * In / NotIn / Exists / DoesNotExist; an empty selector matches everything. A selector that does not parse is an
  * error with apimachinery's text (the matchers turn it into a configuration error).
  */
-import { goQuote, renderBody } from "../field/message.js";
+import { renderBody } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
 import { isQualifiedName, isValidLabelValue } from "../schema/names.js";
 import type { LabelSelectorSpec } from "./documents.js";

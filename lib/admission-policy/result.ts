@@ -6,7 +6,7 @@
  * the plugin records them, and one finding per denial, warning and audit result.
  */
 import type { FieldError, FieldErrorSource, Severity } from "../field/error.js";
-import { goQuote } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import type { FamilyResult } from "../policy/family.js";
 import type { DenialStatus } from "../policy/types.js";
 import type { AdmissionAttributes } from "./attributes.js";

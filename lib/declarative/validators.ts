@@ -3,8 +3,8 @@
  * k8s.io/apimachinery/pkg/api/validate gives (spec/declarative-validation-behaviour.md section 5).
  */
 import type { FieldErrorType } from "../field/error.js";
-import { goQuote } from "../field/message.js";
 import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
 import { FORMATS } from "./content.js";
 import type { GoType, StructField } from "./go-types.js";

@@ -3,8 +3,9 @@
  * Constructors are named after their apimachinery counterparts so they can be checked line by line.
  */
 
+import { goQuote } from "../go/strconv.js";
 import { MAX_TEXT_CHARS, truncateText } from "./bounds.js";
-import { GoFloat, goQuote, OMIT_VALUE, REDACTED, renderBody, showsValue } from "./message.js";
+import { GoFloat, OMIT_VALUE, REDACTED, renderBody, showsValue } from "./message.js";
 import type { Path } from "./path.js";
 import { isCredentialField } from "./redact.js";
 

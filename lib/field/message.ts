@@ -2,6 +2,7 @@
  * API-server wording of field errors (apimachinery field/errors.go, 1.36 forms) and of the aggregate
  * `Status` message (apimachinery api/errors NewInvalid). See spec/k8s-cel-semantics.md sections 1 and 2.
  */
+import { formatFloatShortestG, goQuote } from "../go/strconv.js";
 import type { FieldErrorType } from "./error.js";
 
 /** A marker for "print no value" (apimachinery's omitValue). */
@@ -57,8 +58,8 @@ export function renderBody(type: FieldErrorType, value: unknown, detail: string)
 }
 
 /**
- * A bad value as 1.34+ prints it: numbers and booleans with Go `%v`, strings with `%q`, null as `null`,
- * everything else as JSON.
+ * A bad value as 1.34+ prints it: numbers and booleans with Go `%v` (a float as strconv.FormatFloat(f, 'g', -1,
+ * 64): `2.5`, `1e+06`), strings with `%q` (strconv.Quote), null as `null`, everything else as JSON.
  */
 export function formatValue(value: unknown): string {
   if (value === REDACTED) return `"<redacted>"`;
@@ -67,13 +68,13 @@ export function formatValue(value: unknown): string {
     case "string":
       return goQuote(value);
     case "number":
-      return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? intText(value) : goFloat(value);
+      return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? intText(value) : formatFloatShortestG(value);
     case "bigint":
       return value.toString();
     case "boolean":
       return value ? "true" : "false";
     default:
-      if (value instanceof GoFloat) return goFloat(value.value);
+      if (value instanceof GoFloat) return formatFloatShortestG(value.value);
       return goJson(value);
   }
 }
@@ -81,95 +82,6 @@ export function formatValue(value: unknown): string {
 function intText(n: number): string {
   // Integers beyond 2^53 are bigint in decoded objects; here only ordinary integers arrive.
   return Object.is(n, -0) ? "0" : n.toFixed(0);
-}
-
-/**
- * Go's `%v` of a float64: strconv.FormatFloat(f, 'g', -1, 64). Shortest round-trip digits; exponent form when
- * the decimal exponent is below -4 or at least 6 (strconv uses precision 6 for that decision when shortest):
- * `2.5`, `100000`, `1e+06`, `1.2345675e+06`, `1e-05`.
- */
-export function goFloat(f: number): string {
-  if (Number.isNaN(f)) return "NaN";
-  if (f === Number.POSITIVE_INFINITY) return "+Inf";
-  if (f === Number.NEGATIVE_INFINITY) return "-Inf";
-  if (f === 0) return Object.is(f, -0) ? "-0" : "0";
-  const [digits, point] = shortestDigits(f);
-  const sign = f < 0 ? "-" : "";
-  const x = point - 1;
-  if (x < -4 || x >= 6) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const ex = Math.abs(x);
-    return `${sign}${m}e${x < 0 ? "-" : "+"}${ex < 10 ? `0${ex}` : ex}`;
-  }
-  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
-
-/** The shortest decimal digits of |f| and the decimal point position (digits × 10^(point - len)). */
-function shortestDigits(f: number): [string, number] {
-  const s = Math.abs(f).toExponential(); // shortest round-trip in JS
-  const [m, e] = s.split("e") as [string, string];
-  const digits = m.replace(".", "");
-  return [digits.replace(/0+$/, "") || "0", Number(e) + 1];
-}
-
-/** Go's `%q` of a string (strconv.Quote): printable runes kept, the rest escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case "\\":
-        out += "\\\\";
-        continue;
-      case "\n":
-        out += "\\n";
-        continue;
-      case "\t":
-        out += "\\t";
-        continue;
-      case "\r":
-        out += "\\r";
-        continue;
-      case "\x07":
-        out += "\\a";
-        continue;
-      case "\b":
-        out += "\\b";
-        continue;
-      case "\f":
-        out += "\\f";
-        continue;
-      case "\v":
-        out += "\\v";
-        continue;
-    }
-    if (c >= 0x20 && c < 0x7f) {
-      out += ch;
-    } else if (c < 0x20 || c === 0x7f) {
-      out += `\\x${c.toString(16).padStart(2, "0")}`;
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      out += "\\ufffd"; // a lone surrogate is invalid UTF-8: Go prints the replacement escape
-    } else if (isGoPrintable(c)) {
-      out += ch;
-    } else if (c < 0x10000) {
-      out += `\\u${c.toString(16).padStart(4, "0")}`;
-    } else {
-      out += `\\U${c.toString(16).padStart(8, "0")}`;
-    }
-  }
-  return `${out}"`;
-}
-
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|[\p{Zs}]/u;
-
-function isGoPrintable(c: number): boolean {
-  if (c === 0x20) return true;
-  return !NON_PRINTABLE.test(String.fromCodePoint(c));
 }
 
 /**

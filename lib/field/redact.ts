@@ -22,7 +22,7 @@
  * scalar values are dropped at this layer: an object or list value (`basicAuth: {username, password}`) keeps its
  * shape, and the credential values inside it are masked by the second layer.
  */
-import { goQuote } from "./message.js";
+import { goQuote } from "../go/strconv.js";
 
 /** Words that make a field name a credential's wherever they stand in it (`dbPassword`, `apiTokens`). */
 export const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([

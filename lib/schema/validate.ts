@@ -25,7 +25,8 @@ import {
   tooMany,
   typeInvalid,
 } from "../field/error.js";
-import { GoFloat, goFloat, goJson, goQuote } from "../field/message.js";
+import { GoFloat, goJson } from "../field/message.js";
+import { formatFloatShortestG, goQuote } from "../go/strconv.js";
 import { checkStringFormat } from "./formats.js";
 import type { SchemaNode } from "./structural.js";
 
@@ -720,7 +721,7 @@ function boundCheck(
     if (fails) acc.add(boundError(path, data, lim.toString(), isMax, exclusive));
   } else {
     const fails = isMax ? (exclusive ? f >= b : f > b) : exclusive ? f <= b : f < b;
-    if (fails) acc.add(boundError(path, data, goFloat(b), isMax, exclusive));
+    if (fails) acc.add(boundError(path, data, formatFloatShortestG(b), isMax, exclusive));
   }
 }
 
@@ -777,7 +778,7 @@ function multipleOfFloat(path: string, data: number, factor: number, raw: unknow
       code: "other",
       name: path,
       value: factor,
-      message: `factor MultipleOf declared for ${path} must be positive: ${goFloat(factor)}`,
+      message: `factor MultipleOf declared for ${path} must be positive: ${formatFloatShortestG(factor)}`,
     };
   }
   const mult = factor < 1 ? (1 / factor) * data : data / factor;
@@ -788,7 +789,7 @@ function multipleOfFloat(path: string, data: number, factor: number, raw: unknow
       code: "other",
       name: path,
       value: raw,
-      message: inBody(path, `should be a multiple of ${goFloat(factor)}`),
+      message: inBody(path, `should be a multiple of ${formatFloatShortestG(factor)}`),
     };
   }
   return undefined;

@@ -15,10 +15,10 @@
  * parse error; both quirks come from how the Go bindings forward errors.
  */
 
+import * as netip from "../../go/netip.js";
+import { goQuote } from "../../go/strconv.js";
 import { LibraryError, noSuchOverload } from "./error.js";
-import { goQuote } from "./go-quote.js";
 import { IPAddress, isIP, parseIP } from "./ip.js";
-import * as netip from "./netip.js";
 
 const PARSE_ERROR = "network address parse error during conversion from string: ";
 

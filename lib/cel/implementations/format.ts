@@ -26,8 +26,8 @@
  * UTF-8 bytes as Go's `len` does while saying "characters". Matching is hand-written.
  */
 
+import { toGoBytes } from "../../go/bytes.js";
 import { checkStringFormat } from "../../schema/formats.js";
-import { toGoBytes } from "./go-bytes.js";
 import { parseRequestURIError } from "./url.js";
 
 const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -66,7 +66,7 @@ export function maxLenError(length: number): string {
 /** `validation.EmptyError`. */
 const EMPTY_ERROR = "must be non-empty";
 
-// The matchers below work on Go byte strings (see go-bytes.ts): any byte ≥ 0x80 is outside
+// The matchers below work on Go byte strings (see lib/go/bytes.ts): any byte ≥ 0x80 is outside
 // every character class, as in Go's regexp on UTF-8.
 
 function isLower(c: number): boolean {

@@ -14,9 +14,9 @@
  * Equality (`==`) compares addresses, so `ip('2001:db8:0:0:0:0:0:1') == ip('2001:db8::1')`.
  */
 
+import * as netip from "../../go/netip.js";
+import { goQuote } from "../../go/strconv.js";
 import { LibraryError } from "./error.js";
-import { goQuote } from "./go-quote.js";
-import * as netip from "./netip.js";
 
 /** A CEL `net.IP` value. Immutable. */
 export class IPAddress {

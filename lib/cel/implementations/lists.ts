@@ -16,8 +16,8 @@
  * - `indexOf` / `lastIndexOf` use CEL equality and return -1 when absent.
  */
 
+import { toGoBytes } from "../../go/bytes.js";
 import { LibraryError } from "./error.js";
-import { toGoBytes } from "./go-bytes.js";
 
 /**
  * A cel-go `Compare`: negative, zero or positive, or `undefined` when the two values cannot be

@@ -16,8 +16,8 @@
  * identifiers is greater. Build metadata is ignored, also by `==`.
  */
 
+import { goQuote } from "../../go/strconv.js";
 import { LibraryError } from "./error.js";
-import { goQuote } from "./go-quote.js";
 
 const UINT64_MAX = (1n << 64n) - 1n;
 

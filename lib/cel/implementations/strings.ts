@@ -19,16 +19,15 @@
  * the CEL adapter builds from its runtime values.
  */
 
-import { LibraryError } from "./error.js";
-import { fromGoBytes, toGoBytes } from "./go-bytes.js";
+import { fromGoBytes, toGoBytes } from "../../go/bytes.js";
 import {
   exponentDigits,
   formatFloatFixed,
   formatFloatShortestF,
   formatFloatShortestG,
-  groupThousands,
-} from "./go-float.js";
-import { goQuote } from "./go-quote.js";
+  goQuote,
+} from "../../go/strconv.js";
+import { LibraryError } from "./error.js";
 
 /**
  * A CEL value handed to `format`, as the adapter converts it:
@@ -605,4 +604,19 @@ export function format(fmt: string, args: readonly FormatArg[]): string {
     argIndex++;
   }
   return fromGoBytes(out);
+}
+
+/** Inserts `,` every three digits in the integer part of a plain decimal number (`1234.5` → `1,234.5`). */
+export function groupThousands(s: string): string {
+  const neg = s.startsWith("-");
+  const body = neg ? s.slice(1) : s;
+  const dot = body.indexOf(".");
+  const int = dot < 0 ? body : body.slice(0, dot);
+  const frac = dot < 0 ? "" : body.slice(dot);
+  let grouped = "";
+  for (let i = 0; i < int.length; i++) {
+    if (i > 0 && (int.length - i) % 3 === 0) grouped += ",";
+    grouped += int[i];
+  }
+  return (neg ? "-" : "") + grouped + frac;
 }

@@ -23,10 +23,10 @@
  * invalid UTF-8 (`%FF` in the host) comes back with U+FFFD in its place.
  */
 
+import { fromGoBytes, toGoBytes } from "../../go/bytes.js";
+import * as netip from "../../go/netip.js";
+import { goQuoteBytes } from "../../go/strconv.js";
 import { LibraryError } from "./error.js";
-import { fromGoBytes, toGoBytes } from "./go-bytes.js";
-import { goQuoteBytes } from "./go-quote.js";
-import * as netip from "./netip.js";
 
 type Mode = "path" | "pathSegment" | "host" | "zone" | "userPassword" | "queryComponent" | "fragment";
 

@@ -8,8 +8,9 @@ import {
   tooMany,
   typeInvalid,
 } from "../../../../lib/field/error.js";
-import { aggregateMessage, formatValue, goFloat, goQuote } from "../../../../lib/field/message.js";
+import { aggregateMessage, formatValue } from "../../../../lib/field/message.js";
 import { childOf, indexOf, keyOf, Path } from "../../../../lib/field/path.js";
+import { formatFloatShortestG as goFloat, goQuote } from "../../../../lib/go/strconv.js";
 
 const ctx = { source: { kind: "crd" as const, policy: "widgets.demo.tollgate.dev" } };
 
@@ -84,6 +85,11 @@ describe("value rendering", () => {
     expect(goQuote("tab\there")).toBe('"tab\\there"');
     expect(goQuote("é")).toBe('"é"');
     expect(goQuote("\u0001")).toBe('"\\x01"');
+  });
+
+  it("prints a lone surrogate as Go prints the U+FFFD its JSON decoder made of it: unescaped", () => {
+    // Go: json.Unmarshal turns "\ud800" into U+FFFD, a printable rune that strconv.Quote keeps.
+    expect(formatValue("a\ud800b")).toBe('"a\ufffdb"');
   });
 });
 

@@ -4,6 +4,7 @@ import {
   charAt,
   type FormatArg,
   format,
+  groupThousands,
   indexOf,
   join,
   lastIndexOf,
@@ -453,5 +454,16 @@ describe("format (cel-go TestStringFormat, en_US)", () => {
     },
   ])("$name", ({ fmt, args, error }) => {
     expect(errorOf(() => format(fmt, args))).toBe(error);
+  });
+});
+
+describe("groupThousands", () => {
+  it.each([
+    { s: "1234567.891", want: "1,234,567.891" },
+    { s: "-1234", want: "-1,234" },
+    { s: "123", want: "123" },
+    { s: "0.5", want: "0.5" },
+  ])("$s", ({ s, want }) => {
+    expect(groupThousands(s)).toBe(want);
   });
 });

@@ -1,11 +1,68 @@
 /**
- * Go's `strconv.FormatFloat` for the layouts the CEL libraries print with: `'g'` and `'f'` with
- * the shortest round-tripping digits (precision -1), and `'f'` with a fixed number of decimals,
- * rounded half to even on the exact binary value as Go does (`0.125` with two decimals is
- * `0.12`, where JavaScript's `toFixed` gives `0.13`).
+ * Go's `strconv`: `Quote` (and therefore `fmt`'s `%q` on strings) and `FormatFloat`.
  *
- * Non-finite values print as Go prints them: `NaN`, `+Inf`, `-Inf`.
+ * `Quote`, which Kubernetes uses in many messages (a field error's `Invalid value: "x"`, CEL library
+ * errors such as `parse "../relative": ...`):
+ * Go quotes the UTF-8 bytes of a string: printable runes (`unicode.IsPrint`: letters, marks,
+ * numbers, punctuation, symbols and the ASCII space) are kept, `"` and `\` are backslash-escaped,
+ * `\a \b \f \n \r \t \v` use their short escapes, other runes below U+0080 and bytes that are not
+ * valid UTF-8 use `\xhh`, other non-printable runes `\uhhhh` or `\Uhhhhhhhh` (lower-case hex).
+ *
+ * Two entry points: {@link goQuote} for a JavaScript string (lone surrogates count as U+FFFD, as
+ * Go's JSON decoder would have made them), and {@link goQuoteBytes} for a Go byte string held as a
+ * "binary string" (one char per byte, see bytes.ts), which may hold invalid UTF-8.
+ *
+ * `FormatFloat` for the layouts Kubernetes prints with: `'g'` and `'f'` with the shortest
+ * round-tripping digits (precision -1), `'f'` with a fixed number of decimals, rounded half to even
+ * on the exact binary value as Go does (`0.125` with two decimals is `0.12`, where JavaScript's
+ * `toFixed` gives `0.13`), and the parts of `'e'`. Non-finite values print as Go prints them: `NaN`,
+ * `+Inf`, `-Inf`.
  */
+
+import { decodeRune, toGoBytes } from "./bytes.js";
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/** `unicode.IsPrint` for one code point. */
+export function isGoPrint(cp: number): boolean {
+  if (cp === 0x20) return true;
+  if (cp < 0x20 || cp === 0x7f) return false;
+  if (cp < 0x7f) return true;
+  return PRINTABLE.test(String.fromCodePoint(cp));
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, "0");
+}
+
+/** `strconv.Quote` of a Go byte string held as a binary string. */
+export function goQuoteBytes(b: string): string {
+  let out = '"';
+  for (let i = 0; i < b.length; ) {
+    const { cp, width } = decodeRune(b, i);
+    if (cp < 0) out += `\\x${hex(b.charCodeAt(i), 2)}`;
+    else if (cp === 0x22) out += '\\"';
+    else if (cp === 0x5c) out += "\\\\";
+    else if (isGoPrint(cp)) out += String.fromCodePoint(cp);
+    else if (cp === 0x07) out += "\\a";
+    else if (cp === 0x08) out += "\\b";
+    else if (cp === 0x0c) out += "\\f";
+    else if (cp === 0x0a) out += "\\n";
+    else if (cp === 0x0d) out += "\\r";
+    else if (cp === 0x09) out += "\\t";
+    else if (cp === 0x0b) out += "\\v";
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
+    else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
+    else out += `\\U${hex(cp, 8)}`;
+    i += width;
+  }
+  return `${out}"`;
+}
+
+/** `strconv.Quote(s)` of a JavaScript string. */
+export function goQuote(s: string): string {
+  return goQuoteBytes(toGoBytes(s));
+}
 
 /** The shortest digits of a finite non-zero `|x|` and its decimal point position: `x = 0.d1d2… × 10^dp`. */
 function shortestDigits(x: number): { digits: string; dp: number } {
@@ -95,21 +152,6 @@ export function formatFloatFixed(x: number, prec: number): string {
     digits = `${digits.slice(0, -prec)}.${digits.slice(-prec)}`;
   }
   return sign(x) + digits;
-}
-
-/** Inserts `,` every three digits in the integer part of a plain decimal number (`1234.5` → `1,234.5`). */
-export function groupThousands(s: string): string {
-  const neg = s.startsWith("-");
-  const body = neg ? s.slice(1) : s;
-  const dot = body.indexOf(".");
-  const int = dot < 0 ? body : body.slice(0, dot);
-  const frac = dot < 0 ? "" : body.slice(dot);
-  let grouped = "";
-  for (let i = 0; i < int.length; i++) {
-    if (i > 0 && (int.length - i) % 3 === 0) grouped += ",";
-    grouped += int[i];
-  }
-  return (neg ? "-" : "") + grouped + frac;
 }
 
 /**

@@ -4,8 +4,35 @@ import {
   formatFloatFixed,
   formatFloatShortestF,
   formatFloatShortestG,
-  groupThousands,
-} from "../../../../../lib/cel/implementations/go-float.js";
+  goQuote,
+  goQuoteBytes,
+} from "../../../../lib/go/strconv.js";
+
+describe("goQuote (strconv.Quote)", () => {
+  it.each([
+    { input: "abc", want: '"abc"' },
+    { input: "", want: '""' },
+    { input: 'a"b\\c', want: '"a\\"b\\\\c"' },
+    { input: "\n\t\r\u0007\b\f\v", want: '"\\n\\t\\r\\a\\b\\f\\v"' },
+    { input: "\u0000\u001f\u007f", want: '"\\x00\\x1f\\x7f"' },
+    { input: "é日本", want: '"é日本"' },
+    { input: "\u0080\u00ad", want: '"\\u0080\\u00ad"' },
+    { input: "\u2028", want: '"\\u2028"' },
+    { input: "😀", want: '"😀"' },
+    { input: "\u{e0001}", want: '"\\U000e0001"' },
+    { input: " ", want: '" "' },
+    { input: "\u00a0", want: '"\\u00a0"' },
+    { input: "\ud800", want: '"�"' },
+  ])("$input", ({ input, want }) => {
+    expect(goQuote(input)).toBe(want);
+  });
+
+  it("quotes invalid UTF-8 bytes as \\x escapes", () => {
+    expect(goQuoteBytes("%z\xc3")).toBe('"%z\\xc3"');
+    expect(goQuoteBytes("\xff\xfe")).toBe('"\\xff\\xfe"');
+    expect(goQuoteBytes("\xc3\xa9")).toBe('"é"');
+  });
+});
 
 /** e to five decimals (a literal would trip biome's noApproximativeNumericConstant). */
 const E5 = Number.parseFloat("2.71828");
@@ -74,16 +101,5 @@ describe("exponentDigits (strconv 'e')", () => {
     { x: 0, prec: 2, want: { negative: false, digits: "000", exp: 0 } },
   ])("$x", ({ x, prec, want }) => {
     expect(exponentDigits(x, prec)).toEqual(want);
-  });
-});
-
-describe("groupThousands", () => {
-  it.each([
-    { s: "1234567.891", want: "1,234,567.891" },
-    { s: "-1234", want: "-1,234" },
-    { s: "123", want: "123" },
-    { s: "0.5", want: "0.5" },
-  ])("$s", ({ s, want }) => {
-    expect(groupThousands(s)).toBe(want);
   });
 });

@@ -9,7 +9,7 @@
  * then reject it).
  */
 
-import { goQuote } from "./go-quote.js";
+import { goQuote } from "./strconv.js";
 
 /** An IP address as `netip.Addr` holds it: 4 or 16 bytes, and an IPv6 zone (empty when none). */
 export interface NetipAddr {
@@ -161,7 +161,7 @@ function parseIPv6(q: Quote, input: string): ParseResult<NetipAddr> {
 
 /**
  * `netip.ParseAddr`. `quote` renders the input in error texts: {@link goQuote} (the default) for a
- * JavaScript string, `goQuoteBytes` when `s` is a Go byte string (see go-bytes.ts).
+ * JavaScript string, `goQuoteBytes` when `s` is a Go byte string (see bytes.ts).
  */
 export function parseAddr(s: string, quote: Quote = goQuote): ParseResult<NetipAddr> {
   const q = quote;
