@@ -7,6 +7,7 @@
  * See spec/k8s-cel-semantics.md §4 "Where rules run and what self is".
  */
 import { GoFloat } from "../field/message.js";
+import { parseDuration } from "../go/time.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { deepEqualJson } from "../schema/validate.js";
 import { Duration } from "./engine.js";
@@ -60,47 +61,11 @@ function toDouble(v: unknown): unknown {
   return v;
 }
 
-/** Go time.ParseDuration (plus the integer "0"), into a CEL duration. Returns undefined when it does not parse. */
+/** Go's time.ParseDuration, into a CEL duration. Returns undefined when it does not parse. */
 export function parseGoDuration(s: string): Duration | undefined {
-  const units: Record<string, bigint> = {
-    ns: 1n,
-    us: 1000n,
-    µs: 1000n,
-    μs: 1000n,
-    ms: 1_000_000n,
-    s: 1_000_000_000n,
-    m: 60_000_000_000n,
-    h: 3_600_000_000_000n,
-  };
-  let i = 0;
-  let neg = false;
-  if (s[0] === "-" || s[0] === "+") {
-    neg = s[0] === "-";
-    i = 1;
-  }
-  if (s.slice(i) === "0") return new Duration(0, 0);
-  if (i >= s.length) return undefined;
-  let total = 0n;
-  while (i < s.length) {
-    let intPart = "";
-    while (i < s.length && s[i]! >= "0" && s[i]! <= "9") intPart += s[i++];
-    let frac = "";
-    if (s[i] === ".") {
-      i++;
-      while (i < s.length && s[i]! >= "0" && s[i]! <= "9") frac += s[i++];
-    }
-    if (intPart === "" && frac === "") return undefined;
-    let unit = "";
-    while (i < s.length && !(s[i]! >= "0" && s[i]! <= "9") && s[i] !== ".") unit += s[i++];
-    const mult = units[unit];
-    if (mult === undefined) return undefined;
-    total += BigInt(intPart || "0") * mult;
-    if (frac !== "") total += (BigInt(frac) * mult) / 10n ** BigInt(frac.length);
-  }
-  if (neg) total = -total;
-  const seconds = total / 1_000_000_000n;
-  const nanos = Number(total % 1_000_000_000n);
-  return new Duration(seconds, nanos);
+  const total = parseDuration(s);
+  if (total === undefined) return undefined;
+  return new Duration(total / 1_000_000_000n, Number(total % 1_000_000_000n));
 }
 
 function base64ToBytes(s: string): unknown {

@@ -2,6 +2,8 @@
  * The estimated cost limits of CRD validation rules (apiextensions `StaticEstimatedCostLimit`,
  * `StaticEstimatedCRDCostLimit`) and the API server's messages when an expression or a schema exceeds them.
  */
+
+import { formatFloatFixed } from "../../go/strconv.js";
 import type { CompileIssue } from "../../schema/structural.js";
 import { addU } from "./range.js";
 
@@ -10,27 +12,12 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 /** apiextensions `StaticEstimatedCRDCostLimit`: the estimated cost limit of all expressions of one schema. */
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 
-/** Go's strconv 'f' formatting with `d` decimals (round half to even on the exact binary value). */
-function goFixed(x: number, d: number): string {
-  const scaled = x * 2 ** (d + 1);
-  if (Number.isInteger(scaled) && scaled % 2 === 1) {
-    // An exact tie: JavaScript rounds up, Go to the even digit.
-    const p = 10 ** d;
-    let n = Math.floor(x * p);
-    if (n % 2 === 1) n += 1;
-    const int = Math.floor(n / p);
-    const frac = String(n - int * p).padStart(d, "0");
-    return d === 0 ? String(int) : `${int}.${frac}`;
-  }
-  return x.toFixed(d);
-}
-
 /** The exceed factor of getCostErrorMessage: `more than 100x`, `%.1fx` from 1.5, `%fx` below. */
 export function formatCostFactor(cost: number, limit: number): string {
   const f = cost / limit;
   if (f > 100) return "more than 100x";
-  if (f < 1.5) return `${goFixed(f, 6)}x`;
-  return `${goFixed(f, 1)}x`;
+  if (f < 1.5) return `${formatFloatFixed(f, 6)}x`;
+  return `${formatFloatFixed(f, 1)}x`;
 }
 
 /** apiextensions getCostErrorMessage. */

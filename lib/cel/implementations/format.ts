@@ -27,8 +27,8 @@
  */
 
 import { toGoBytes } from "../../go/bytes.js";
+import { parseRequestURI } from "../../go/url.js";
 import { checkStringFormat } from "../../schema/formats.js";
-import { parseRequestURIError } from "./url.js";
 
 const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
@@ -253,8 +253,8 @@ export const NAMED_FORMATS: ReadonlyMap<string, NamedFormat> = new Map<string, N
   [
     "uri",
     new NamedFormat("URI", (s) => {
-      const err = parseRequestURIError(s);
-      return err === undefined ? [] : [err];
+      const r = parseRequestURI(s);
+      return r.ok ? [] : [r.error];
     }),
   ],
   ["uuid", new NamedFormat("uuid", strfmt("uuid", "does not match the UUID format"))],

@@ -126,6 +126,12 @@ describe("validate", () => {
     },
     { format: "uri", value: "http://example.com", want: undefined },
     { format: "uri", value: "example.com", want: ['parse "example.com": invalid URI for request'] },
+    // Go quotes printable non-ASCII runes as they are (the message once showed U+FFFD there).
+    {
+      format: "uri",
+      value: "https://ü@example.com/",
+      want: ['parse "https://ü@example.com/": net/url: invalid userinfo'],
+    },
     { format: "uuid", value: "123e4567-e89b-12d3-a456-426614174000", want: undefined },
     { format: "uuid", value: "not-a-uuid", want: ["does not match the UUID format"] },
     { format: "byte", value: "aGVsbG8=", want: undefined },
