@@ -18,9 +18,10 @@
  * in rule order by rules.ts.
  */
 import { formatValue } from "../field/message.js";
+import type { CompiledPattern, PatternError } from "../go/regexp.js";
 import { type JsonNode, JsonSyntaxError, readJson } from "./json-reader.js";
 import { JsonPathSyntaxError, type ListNode, parseJsonPath } from "./jsonpath/parser.js";
-import { type CompiledRegex, compileRegex } from "./regex.js";
+import { compileRegex } from "./regex.js";
 
 const JSONPATH_PREFIX = "jsonpath::";
 
@@ -62,7 +63,7 @@ export interface Rule {
   readonly maxLength?: IntArg;
   readonly regex: string;
   /** For `regex` rules: the compiled `regex` (RE2), or Go's error. */
-  readonly compiledRegex?: CompiledRegex | { readonly error: string };
+  readonly compiledRegex?: CompiledPattern | PatternError;
   /** Index of an earlier rule with the same name (the validator's "duplicate Rule Name"). */
   readonly duplicateOf?: number;
 }

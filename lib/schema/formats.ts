@@ -13,9 +13,9 @@
  *   are re-implemented here (never copied), including the quirks, because tollgate must
  *   accept and reject exactly what the API server does.
  *
- * Everything runs in time linear in the input: hand-written scanners, a few anchored
- * JavaScript regular expressions without nested quantifiers, and re2js (RE2 semantics) for the
- * one pattern that needs Unicode classes and nested repetition (hostname).
+ * Everything runs in time linear in the input: hand-written scanners and the Go ports of lib/go (net, netip,
+ * url, mail, time, base64, regexp for the one pattern that needs Unicode classes and nested repetition:
+ * hostname), and a few anchored JavaScript regular expressions without nested quantifiers.
  *
  * Strings are JavaScript strings, whereas Go works on UTF-8 bytes. Where Go counts bytes
  * (`len(s)`), the byte length is computed; where Go decodes runes, code points are used. A
@@ -23,11 +23,11 @@
  * three-byte rune.
  */
 
-import { RE2JS } from "re2js";
 import { isPaddedStdEncoding } from "../go/base64.js";
 import { utf8Length } from "../go/bytes.js";
 import { isValidAddress } from "../go/mail.js";
 import { parseCIDRSloppy, parseIP, parseIPSloppy, parseMAC } from "../go/net.js";
+import { mustCompile } from "../go/regexp.js";
 import { parseDuration } from "../go/time.js";
 import { parseRequestURI } from "../go/url.js";
 
@@ -208,14 +208,14 @@ function isEmail(s: string): boolean {
  * kube-openapi `HostnamePattern`. Either one label (a letter, digit, symbol or Unicode letter,
  * then at most one dash directly after the first character: `x-y` passes, `my-host` does not),
  * or dot-terminated labels followed by a top-level domain of 2 to 63 letters (no digits, so
- * `1.1.1.1` is not a hostname). RE2 semantics through re2js.
+ * `1.1.1.1` is not a hostname), with Go's regexp semantics (lib/go/regexp.ts).
  */
 const HOSTNAME_PATTERN = (() => {
   const ch = "[a-zA-Z0-9\\p{S}\\p{L}]";
   const chOrDash = "[a-zA-Z0-9\\p{S}\\p{L}-]";
   const singleLabel = `${ch}(?:-?${ch}{0,62})?`;
   const labels = `(?:${ch}(?:${chOrDash}{0,61}${ch})?\\.)+[a-zA-Z\\p{L}]{2,63}`;
-  return RE2JS.compile(`^(?:${singleLabel}|${labels})$`);
+  return mustCompile(`^(?:${singleLabel}|${labels})$`);
 })();
 
 /**
@@ -224,7 +224,7 @@ const HOSTNAME_PATTERN = (() => {
  */
 function isHostname(s: string): boolean {
   if (utf8Length(s) > 255) return false;
-  if (!HOSTNAME_PATTERN.testExact(s)) return false;
+  if (!HOSTNAME_PATTERN.test(s)) return false;
   return s.split(".").every((part) => utf8Length(part) <= 63);
 }
 

@@ -6,8 +6,8 @@
  */
 
 import { formatValue } from "../field/message.js";
+import { type CompiledPattern, compilePattern, lazyPattern } from "../go/regexp.js";
 import { supportedStringFormat } from "./formats.js";
-import { type CompiledPattern, compilePattern, lazyPattern } from "./regex.js";
 
 export type SchemaType = "" | "object" | "array" | "string" | "integer" | "number" | "boolean";
 

@@ -3,7 +3,7 @@
  * `matches` (registered by the core library, core.ts) and the Kubernetes regex library (apiserver
  * pkg/cel/library/regex.go): `find`, `findAll`.
  */
-import { compilePattern } from "../../schema/regex.js";
+import { compilePattern } from "../../go/regexp.js";
 import { matchCost } from "../cost/builtins.js";
 import { type CostOperand, sizeOf } from "../cost/operand.js";
 import type { EngineRegistrar } from "../engine.js";

@@ -1,6 +1,7 @@
 /**
- * The OpenAPI `pattern` keyword as kube-apiserver evaluates it: Go's `regexp` (RE2 syntax,
- * `regexp.MatchString`, an unanchored search), run here on re2js, a port of the same engine.
+ * Go's `regexp` (RE2 syntax), run on re2js, a port of the same engine: what Kubernetes evaluates for the OpenAPI
+ * `pattern` keyword (`regexp.MatchString`, an unanchored search), CEL's `matches`/`find`/`findAll`, KubeVirt's
+ * `regex` rules and kube-openapi's hostname pattern. One wrapper, with a bounded cache of compiled patterns.
  *
  * re2js follows Go's parser closely: the same syntax (`(?P<name>…)` and `(?<name>…)`, `\z`,
  * `\pL`, `\p{Greek}`, `[[:alpha:]]`, `\Q…\E`, flags `(?imsU)`), the same refusals (no
@@ -16,9 +17,9 @@
 
 import { RE2JS } from "re2js";
 
-/** A compiled `pattern`. */
+/** A compiled pattern. */
 export interface CompiledPattern {
-  /** The pattern as written in the schema. */
+  /** The pattern as written. */
   readonly source: string;
   /** Whether `value` contains a match (Go `regexp.MatchString`: unanchored). */
   test(value: string): boolean;
@@ -113,4 +114,11 @@ export function lazyPattern(source: string): CompiledPattern {
     find: (value) => get()?.find(value),
     findAll: (value) => get()?.findAll(value) ?? [],
   };
+}
+
+/** `regexp.MustCompile`: for patterns of tollgate's own; throws when the pattern does not compile. */
+export function mustCompile(source: string): CompiledPattern {
+  const c = compilePattern(source);
+  if (isPatternError(c)) throw new Error(c.error);
+  return c;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, isPatternError, patternCacheSize } from "../../../../lib/schema/regex.js";
+import { compilePattern, isPatternError, patternCacheSize } from "../../../../lib/go/regexp.js";
 
 function mustCompile(source: string) {
   const compiled = compilePattern(source);
