@@ -6,6 +6,8 @@
  * reports.
  */
 
+import { quoteChar, syntaxErrorText } from "../go/json.js";
+
 export type JsonNode =
   | { readonly t: "null" }
   | { readonly t: "bool"; readonly v: boolean }
@@ -23,18 +25,6 @@ export class JsonSyntaxError extends Error {
   override readonly name = "JsonSyntaxError";
 }
 
-/** Go's quoteChar: `'x'`, `'\''`, `'"'`, and strconv.Quote's escapes for control characters. */
-function quoteChar(c: string): string {
-  if (c === "'") return `'\\''`;
-  if (c === '"') return `'"'`;
-  const code = c.codePointAt(0)!;
-  if (code < 0x20 || code === 0x7f) {
-    const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
-    return `'${named[c] ?? `\\x${code.toString(16).padStart(2, "0")}`}'`;
-  }
-  return `'${c}'`;
-}
-
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 
 class Reader {
@@ -43,9 +33,7 @@ class Reader {
   constructor(private readonly text: string) {}
 
   fail(context: string): never {
-    if (this.pos >= this.text.length) throw new JsonSyntaxError("unexpected end of JSON input");
-    const c = String.fromCodePoint(this.text.codePointAt(this.pos)!);
-    throw new JsonSyntaxError(`invalid character ${quoteChar(c)} ${context}`);
+    throw new JsonSyntaxError(syntaxErrorText(this.text, this.pos, context));
   }
 
   space(): void {
@@ -83,7 +71,7 @@ class Reader {
 
   private word(w: string, node: JsonNode): JsonNode {
     for (let i = 0; i < w.length; i++) {
-      if (this.text[this.pos] !== w[i]) this.fail(`in literal ${w} (expecting ${quoteChar(w[i]!)})`);
+      if (this.text[this.pos] !== w[i]) this.fail(`in literal ${w} (expecting ${quoteChar(w.charCodeAt(i))})`);
       this.pos++;
     }
     return node;

@@ -8,6 +8,7 @@
  * Messages follow Go's encoding/json wording ("invalid character 'x' after object key"), which
  * is what kubectl users see for the same mistakes.
  */
+import { quoteChar, syntaxErrorText } from "../go/json.js";
 import { DecodeFailure } from "./document.js";
 import { integerValue } from "./integer.js";
 import type { ResolvedParseOptions } from "./limits.js";
@@ -85,8 +86,7 @@ class JsonReader {
 
   /** Throws "invalid character 'x' <context>", or "unexpected end of JSON input" at the end. */
   fail(context: string, at = this.pos): never {
-    if (at >= this.text.length) throw new JsonSyntaxFailure("unexpected end of JSON input", at);
-    throw new JsonSyntaxFailure(`invalid character ${quoteChar(this.text.charAt(at))} ${context}`, at);
+    throw new JsonSyntaxFailure(syntaxErrorText(this.text, at, context), at);
   }
 
   /**
@@ -228,7 +228,7 @@ class JsonReader {
   private literal<T>(word: string, result: T): T {
     for (let i = 1; i < word.length; i++) {
       if (this.text.charAt(this.pos + i) !== word.charAt(i)) {
-        this.fail(`in literal ${word} (expecting ${quoteChar(word.charAt(i))})`, this.pos + i);
+        this.fail(`in literal ${word} (expecting ${quoteChar(word.charCodeAt(i))})`, this.pos + i);
       }
     }
     this.pos += word.length;
@@ -282,11 +282,4 @@ function isDigit(c: number): boolean {
 
 function isHexDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
-
-/** Go's quoteChar: a character in single quotes, escaped when it is not printable. */
-function quoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  return `'${JSON.stringify(c).slice(1, -1)}'`;
 }
