@@ -10,6 +10,8 @@
  * An environment is built from a list of libraries (../environment.ts). Adding a function touches its library file
  * and its implementation.
  */
+
+import { QuantityError } from "../../objects/quantity.js";
 import type { CallCostEstimator } from "../cost/operand.js";
 import { type EngineRegistrar, EvaluationError } from "../engine.js";
 import { LibraryError } from "../implementations/error.js";
@@ -51,6 +53,7 @@ export function libraryCall<F extends Fn>(fn: F): F {
           message: e.message,
         });
       }
+      if (e instanceof QuantityError) throw new EvaluationError({ code: "k8s_library", message: e.message });
       if (e instanceof RangeError) throw new EvaluationError({ code: "numeric_overflow", message: "integer overflow" });
       throw e;
     }

@@ -1,8 +1,9 @@
 /** The Kubernetes quantity library (apiserver pkg/cel/library/quantity.go, Kubernetes 1.29+). */
+
+import { isQuantity, parseQuantity, Quantity, quantitySign } from "../../objects/quantity.js";
 import { constantCost, receiverParseCost, typedEqualityCost } from "../cost/operand.js";
 import { STRING_TRAVERSAL } from "../cost/range.js";
 import type { EngineRegistrar } from "../engine.js";
-import { isQuantity, parseQuantity, Quantity, quantitySign } from "../implementations/quantity.js";
 import { type CelLibrary, libraryCall } from "./library.js";
 
 const Q = "kubernetes.Quantity";

@@ -1,6 +1,6 @@
 /**
- * Kubernetes `resource.Quantity` (k8s.io/apimachinery/pkg/api/resource) and the CEL quantity
- * library (k8s.io/apiserver/pkg/cel/library/quantity.go), with Go's exact semantics.
+ * Kubernetes `resource.Quantity` (k8s.io/apimachinery/pkg/api/resource), with Go's exact semantics: what the CEL
+ * quantity library (lib/cel/libraries/quantity.ts) and KubeVirt's rules compute with.
  *
  * A Go quantity holds its amount in one of two representations, and the difference is visible
  * from CEL:
@@ -29,10 +29,13 @@
  *   immutable; these aliasing effects are not reproduced.
  * - Where Go would build a power of ten with more than {@link MAX_ALIGN_DIGITS} digits (aligning
  *   `1e2000000000` with `1`, or parsing a 19-digit mantissa with a huge exponent), Go runs out of
- *   memory or time; this module throws a {@link LibraryError} instead.
+ *   memory or time; this module throws a {@link QuantityError} instead.
  */
 
-import { LibraryError } from "./error.js";
+/** A quantity that does not parse, or an operation Go cannot complete: `message` is Go's error text. */
+export class QuantityError extends Error {
+  override readonly name = "QuantityError";
+}
 
 /** The three formats of Go's `resource.Format`. */
 export type QuantityFormat = "DecimalExponent" | "BinarySI" | "DecimalSI";
@@ -81,7 +84,7 @@ function fitsInt64(v: bigint): boolean {
 
 function pow10(n: number): bigint {
   if (n > MAX_ALIGN_DIGITS) {
-    throw new LibraryError(`quantity exceeds the supported precision (10^${n})`);
+    throw new QuantityError(`quantity exceeds the supported precision (10^${n})`);
   }
   return 10n ** BigInt(n);
 }
@@ -346,15 +349,15 @@ export class Quantity {
     return new Quantity({ kind: "int", value, scale: 0 }, format);
   }
 
-  /** `resource.ParseQuantity`; throws a {@link LibraryError} with Go's error text. */
+  /** `resource.ParseQuantity`; throws a {@link QuantityError} with Go's error text. */
   static parse(str: string): Quantity {
-    if (str.length === 0) throw new LibraryError(ERR_FORMAT_WRONG);
+    if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
     if (str === "0") return new Quantity({ kind: "int", value: 0n, scale: 0 }, "DecimalSI");
     const scanned = scanQuantity(str);
-    if (scanned === undefined) throw new LibraryError(ERR_FORMAT_WRONG);
+    if (scanned === undefined) throw new QuantityError(ERR_FORMAT_WRONG);
     const { positive, value, num, denom, suffix } = scanned;
     const interpreted = interpretSuffix(suffix);
-    if (interpreted === undefined) throw new LibraryError(ERR_SUFFIX);
+    if (interpreted === undefined) throw new QuantityError(ERR_SUFFIX);
     const { base, exponent } = interpreted;
     let format = interpreted.format;
 
@@ -385,7 +388,7 @@ export class Quantity {
     }
 
     const parsed = decFromString(value);
-    if (parsed === undefined) throw new LibraryError(ERR_NUMERIC);
+    if (parsed === undefined) throw new QuantityError(ERR_NUMERIC);
     let amount: DecAmount = parsed;
     if (base === 10) {
       amount = { kind: "dec", unscaled: amount.unscaled, scale: int32(amount.scale - exponent) };
@@ -465,7 +468,7 @@ export class Quantity {
   /** CEL `q.asInteger()`; throws `cannot convert value to integer` as Kubernetes does. */
   asInteger(): bigint {
     const v = this.#asInt64();
-    if (v === undefined) throw new LibraryError("cannot convert value to integer");
+    if (v === undefined) throw new QuantityError("cannot convert value to integer");
     return v;
   }
 
@@ -507,6 +510,12 @@ export class Quantity {
       if (diff !== undefined) return new Quantity(diff, format);
     }
     return new Quantity(decAdd(toDec(x), toDec(yAmount), subtract), format);
+  }
+
+  /** The exact value as a fraction `num / den` (`den` a power of ten, not reduced). */
+  exactValue(): { num: bigint; den: bigint } {
+    const { m, e } = asScaled(this.#amount);
+    return e >= 0 ? { num: m * pow10(e), den: 1n } : { num: m, den: pow10(-e) };
   }
 
   /** `Quantity.String`: the canonical form (`1500m`, `1536Mi`, `12e6`). */
@@ -590,18 +599,18 @@ export function goPow10(n: number): number {
   return n > 0 ? Number.POSITIVE_INFINITY : 0;
 }
 
-/** CEL `quantity(s)`: throws a {@link LibraryError} with the Kubernetes message when invalid. */
+/** `resource.ParseQuantity(s)` (CEL `quantity(s)`): throws a {@link QuantityError} with Go's text when invalid. */
 export function parseQuantity(s: string): Quantity {
   return Quantity.parse(s);
 }
 
-/** CEL `isQuantity(s)`. */
+/** Whether `resource.ParseQuantity(s)` succeeds (CEL `isQuantity(s)`). */
 export function isQuantity(s: string): boolean {
   try {
     Quantity.parse(s);
     return true;
   } catch (e) {
-    if (e instanceof LibraryError) return false;
+    if (e instanceof QuantityError) return false;
     throw e;
   }
 }
