@@ -6,117 +6,43 @@
  * untrusted values.
  */
 
+import { utf8Length as byteLength } from "../go/bytes.js";
+import {
+  C_IDENTIFIER_FMT,
+  DNS1123_LABEL_FMT,
+  DNS1123_LABEL_MSG,
+  DNS1123_SUBDOMAIN_FMT,
+  DNS1123_SUBDOMAIN_MSG,
+  QUALIFIED_NAME_FMT as LABEL_KEY_FMT,
+  QUALIFIED_NAME_MSG as LABEL_KEY_MSG,
+  LABEL_VALUE_FMT,
+  LABEL_VALUE_MSG,
+  matchesCIdentifier,
+  matchesDNS1123Label,
+  matchesDNS1123Subdomain,
+  matchesQualifiedNamePart,
+  regexError,
+} from "../objects/names.js";
+
 /** One problem found by a format check. `tooLong` problems become FieldValueTooLong errors, the rest Invalid. */
 export type FormatProblem = { kind: "invalid"; detail: string; value: string } | { kind: "tooLong"; max: number };
 
-const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
-const LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
-const C_IDENTIFIER_FMT = "[A-Za-z_][A-Za-z0-9_]*";
-
-const DNS1123_LABEL_MSG =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_CASELESS_MSG =
   "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const LABEL_KEY_MSG =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_MSG =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const C_IDENTIFIER_MSG =
   "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'";
-
-/** content.RegexError: `msg (e.g. 'a',  or 'b', regex used for validation is 're')`. */
-export function regexError(msg: string, re: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  let s = `${msg} (e.g. `;
-  examples.forEach((e, i) => {
-    if (i > 0) s += " or ";
-    s += `'${e}', `;
-  });
-  return `${s}regex used for validation is '${re}')`;
-}
 
 /** content.MaxLenError */
 function maxLenError(n: number): string {
   return `must be no more than ${n} bytes`;
 }
 
-/** UTF-8 byte length, as Go's len(string). */
-export function byteLength(s: string): number {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
-  return s.length;
-}
-
-function isLowerAlnum(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
-}
-
-function isAlnum(c: number): boolean {
-  return isLowerAlnum(c) || (c >= 0x41 && c <= 0x5a);
-}
-
-function matchesLabel(s: string, caseless: boolean): boolean {
-  const ok = caseless ? isAlnum : isLowerAlnum;
-  if (s.length === 0) return false;
-  if (!ok(s.charCodeAt(0)) || !ok(s.charCodeAt(s.length - 1))) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!ok(c) && c !== 0x2d) return false;
-  }
-  return true;
-}
-
-function matchesSubdomain(s: string, caseless: boolean): boolean {
-  if (s.length === 0) return false;
-  let start = 0;
-  for (let i = 0; i <= s.length; i++) {
-    if (i < s.length && s.charCodeAt(i) !== 0x2e) continue;
-    if (!matchesLabelRange(s, start, i, caseless)) return false;
-    start = i + 1;
-  }
-  return true;
-}
-
-function matchesLabelRange(s: string, from: number, to: number, caseless: boolean): boolean {
-  const ok = caseless ? isAlnum : isLowerAlnum;
-  if (to <= from || !ok(s.charCodeAt(from)) || !ok(s.charCodeAt(to - 1))) return false;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (!ok(c) && c !== 0x2d) return false;
-  }
-  return true;
-}
-
-function matchesLabelKeyName(s: string): boolean {
-  if (s.length === 0) return false;
-  if (!isAlnum(s.charCodeAt(0)) || !isAlnum(s.charCodeAt(s.length - 1))) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!isAlnum(c) && c !== 0x2d && c !== 0x5f && c !== 0x2e) return false;
-  }
-  return true;
-}
-
-function matchesCIdentifier(s: string): boolean {
-  if (s.length === 0) return false;
-  const first = s.charCodeAt(0);
-  if (!(isAlnum(first) && !(first >= 0x30 && first <= 0x39)) && first !== 0x5f) return false;
-  for (let i = 1; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!isAlnum(c) && c !== 0x5f) return false;
-  }
-  return true;
-}
-
 /** content.IsDNS1123Label */
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!matchesLabel(value, false)) {
-    if (matchesSubdomain(value, false)) errs.push("must not contain dots");
+  if (!matchesDNS1123Label(value)) {
+    if (matchesDNS1123Subdomain(value)) errs.push("must not contain dots");
     else errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"));
   }
   return errs;
@@ -126,7 +52,7 @@ export function isDNS1123Label(value: string): string[] {
 export function isDNS1123Subdomain(value: string, caseless = false): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!matchesSubdomain(value, caseless)) {
+  if (!matchesDNS1123Subdomain(value, caseless)) {
     errs.push(
       caseless
         ? regexError(DNS1123_SUBDOMAIN_CASELESS_MSG, DNS1123_SUBDOMAIN_FMT, "Example.com")
@@ -154,7 +80,7 @@ function isLabelKey(value: string): string[] {
   }
   if (name.length === 0) errs.push("name part must be non-empty");
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!matchesLabelKeyName(name))
+  if (!matchesQualifiedNamePart(name))
     errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
   return errs;
 }
@@ -170,7 +96,7 @@ function isPrefixedLabelKey(value: string): string[] {
 function isLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (value.length > 0 && !matchesLabelKeyName(value))
+  if (value.length > 0 && !matchesQualifiedNamePart(value))
     errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
   return errs;
 }

@@ -30,6 +30,7 @@ import { parseCIDRSloppy, parseIP, parseIPSloppy, parseMAC } from "../go/net.js"
 import { mustCompile } from "../go/regexp.js";
 import { parseDuration } from "../go/time.js";
 import { parseRequestURI } from "../go/url.js";
+import { matchesDNS1123Label, matchesDNS1123Subdomain } from "../objects/names.js";
 
 // ---------------------------------------------------------------------------------------------
 // Which formats exist
@@ -233,37 +234,17 @@ function isHostname(s: string): boolean {
 // ---------------------------------------------------------------------------------------------
 
 /** `[a-z0-9]([-a-z0-9]*[a-z0-9])?` over `s[from:to]`, without a length limit. */
-function isLowerDnsLabel(s: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    const alnum = (c >= 0x61 && c <= 0x7a) || isDigitCode(c);
-    if (alnum) continue;
-    if (c === 0x2d && i !== from && i !== to - 1) continue;
-    return false;
-  }
-  return true;
-}
-
-/** kube-openapi `IsShortName` (k8s-short-name): an RFC 1123 label, lower case, ≤ 63 chars. */
-function isShortName(s: string): boolean {
-  return s.length <= 63 && isLowerDnsLabel(s, 0, s.length);
-}
-
 /**
- * kube-openapi `IsLongName` (k8s-long-name): an RFC 1123 subdomain, lower case, ≤ 253
- * chars, with no 63-character limit on its labels.
+ * kube-openapi `IsShortName` (k8s-short-name): `IsDNS1123Label` accepts it (a lower-case RFC 1123 label of at most
+ * 63 bytes; a non-ASCII character never matches, so the length in characters is the length in bytes).
  */
+function isShortName(s: string): boolean {
+  return s.length <= 63 && matchesDNS1123Label(s);
+}
+
+/** kube-openapi `IsLongName` (k8s-long-name): `IsDNS1123Subdomain` accepts it (at most 253 bytes). */
 function isLongName(s: string): boolean {
-  if (s.length > 253) return false;
-  let from = 0;
-  for (;;) {
-    const dot = s.indexOf(".", from);
-    const to = dot === -1 ? s.length : dot;
-    if (!isLowerDnsLabel(s, from, to)) return false;
-    if (dot === -1) return true;
-    from = dot + 1;
-  }
+  return s.length <= 253 && matchesDNS1123Subdomain(s);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import {
   isQualifiedName,
   isValidLabelValue,
   isValidPathSegmentName,
-} from "./names.js";
+} from "../objects/names.js";
 import type { SchemaNode } from "./structural.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -21,14 +21,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 type NameFn = (name: string, prefix: boolean) => string[];
 
 /** NameIsDNSSubdomain: a generateName prefix may end with '-'. */
-export const nameIsDNSSubdomain: NameFn = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain: NameFn = (name, prefix) => isDNS1123Subdomain(name, prefix ? "prefix" : "name");
 
 /** path.ValidatePathSegmentName */
 export const pathSegmentName: NameFn = (name, prefix) => (prefix ? [] : isValidPathSegmentName(name));
-
-function maskTrailingDash(name: string): string {
-  return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;
-}
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FORMATS, type FormatProblem, regexError } from "../../../../lib/declarative/content.js";
+import { FORMATS, type FormatProblem } from "../../../../lib/declarative/content.js";
+import { regexError } from "../../../../lib/objects/names.js";
 
 const LABEL_RE = regexError(
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NAMED_FORMATS, namedFormat, regexError } from "../../../../../lib/cel/implementations/format.js";
+import { NAMED_FORMATS, namedFormat } from "../../../../../lib/cel/implementations/format.js";
 
 const LABEL_RE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -42,15 +42,6 @@ describe("format.named", () => {
 
   it.each([{ name: "nope" }, { name: "DNS1123Label" }, { name: "" }])("unknown name $name → none", ({ name }) => {
     expect(namedFormat(name)).toBeUndefined();
-  });
-});
-
-describe("regexError (validation.RegexError)", () => {
-  it("puts a double space after each comma but the last", () => {
-    expect(regexError("m", "re", "a", "b", "c")).toBe(
-      "m (e.g. 'a',  or 'b',  or 'c', regex used for validation is 're')",
-    );
-    expect(regexError("m", "re")).toBe("m (regex used for validation is 're')");
   });
 });
 
