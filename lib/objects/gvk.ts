@@ -8,19 +8,29 @@ export interface GroupVersion {
 }
 
 /**
- * Splits an `apiVersion` like apimachinery's schema.ParseGroupVersion: "v1" is the core group,
- * "apps/v1" the group "apps". Returns undefined for forms no API server serves, which Go either
- * rejects (more than one "/") or maps to an empty version: "", "/", "apps/", "/v1", and text with
- * whitespace.
+ * apimachinery's `schema.ParseGroupVersion`: "" and "/" are the empty GroupVersion, text without "/" is a version
+ * of the core group, text with one "/" is split there (so "/v1" is the core group's v1 and "apps/" the group "apps"
+ * with an empty version), and more than one "/" is an error with Go's text.
+ */
+export function parseGroupVersion(gv: string): GroupVersion | { error: string } {
+  if (gv === "" || gv === "/") return { group: "", version: "" };
+  const slash = gv.indexOf("/");
+  if (slash < 0) return { group: "", version: gv };
+  if (gv.indexOf("/", slash + 1) >= 0) return { error: `unexpected GroupVersion string: ${gv}` };
+  return { group: gv.slice(0, slash), version: gv.slice(slash + 1) };
+}
+
+/**
+ * The GroupVersion of an `apiVersion` when an API server serves objects at it: {@link parseGroupVersion}, except
+ * that forms with an empty group or version where they are written ("", "/", "apps/", "/v1") and text with
+ * whitespace are refused (undefined). lib/policy routes by it; new code should call parseGroupVersion.
  */
 export function parseApiVersion(apiVersion: string): GroupVersion | undefined {
-  if (apiVersion === "" || /\s/.test(apiVersion)) return undefined;
-  const slash = apiVersion.indexOf("/");
-  if (slash < 0) return { group: "", version: apiVersion };
-  const group = apiVersion.slice(0, slash);
-  const version = apiVersion.slice(slash + 1);
-  if (group === "" || version === "" || version.includes("/")) return undefined;
-  return { group, version };
+  if (/\s/.test(apiVersion)) return undefined;
+  const gv = parseGroupVersion(apiVersion);
+  if ("error" in gv || gv.version === "") return undefined;
+  if (apiVersion.includes("/") && gv.group === "") return undefined;
+  return gv;
 }
 
 /** Who an object is. Each field is "" when absent or not a string (like Go's unstructured getters). */

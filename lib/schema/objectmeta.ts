@@ -4,6 +4,7 @@
  */
 import { type ErrorContext, type FieldError, forbidden, invalid, required, tooLong } from "../field/error.js";
 import { childOf, indexOf, keyOf, type Path } from "../field/path.js";
+import { parseGroupVersion } from "../objects/gvk.js";
 import {
   isDNS1035Label,
   isDNS1123Label,
@@ -129,15 +130,6 @@ export function validateObjectMetaUpdate(
   }
 }
 
-function parseGroupVersionError(gv: string): string | undefined {
-  const parts = gv.split("/");
-  if (parts.length === 1 || parts.length === 2) {
-    if (parts.length === 2 && parts[1] === "") return `unexpected GroupVersion string: ${gv}`;
-    return undefined;
-  }
-  return `unexpected GroupVersion string: ${gv}`;
-}
-
 /**
  * Embedded-resource checks below the root (apiextensions schema/objectmeta Validate): apiVersion and kind are
  * required and well-formed, metadata is valid ObjectMeta with path-segment names. Not ratcheted.
@@ -173,8 +165,8 @@ function validateEmbedded(path: Path | null, x: Record<string, unknown>, ctx: Er
       if (typeof v !== "string") out.push(invalid(p, v, "must be a string", ctx));
       else if (v.length === 0) out.push(invalid(p, v, "must not be empty", ctx));
       else {
-        const e = parseGroupVersionError(v);
-        if (e !== undefined) out.push(invalid(p, v, e, ctx));
+        const gv = parseGroupVersion(v);
+        if ("error" in gv) out.push(invalid(p, v, gv.error, ctx));
       }
     } else if (k === "kind") {
       const p = childOf(path, "kind");

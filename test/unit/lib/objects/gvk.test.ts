@@ -1,5 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { objectIdentity, parseApiVersion } from "../../../../lib/objects/gvk.js";
+import { objectIdentity, parseApiVersion, parseGroupVersion } from "../../../../lib/objects/gvk.js";
+
+describe("parseGroupVersion (schema.ParseGroupVersion)", () => {
+  it.each([
+    { gv: "v1", want: { group: "", version: "v1" } },
+    { gv: "apps/v1", want: { group: "apps", version: "v1" } },
+    { gv: "", want: { group: "", version: "" } },
+    { gv: "/", want: { group: "", version: "" } },
+    // Where parseApiVersion and lib/schema/objectmeta.ts once disagreed: Go splits at the one "/".
+    { gv: "/v1", want: { group: "", version: "v1" } },
+    { gv: "apps/", want: { group: "apps", version: "" } },
+    { gv: "a/b/c", want: { error: "unexpected GroupVersion string: a/b/c" } },
+  ])("$gv", ({ gv, want }) => {
+    expect(parseGroupVersion(gv)).toEqual(want);
+  });
+});
 
 describe("parseApiVersion", () => {
   it.each([

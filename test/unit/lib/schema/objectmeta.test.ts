@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { FieldError } from "../../../../lib/field/error.js";
 import { Path } from "../../../../lib/field/path.js";
 import { loadBundle } from "../../../../lib/index.js";
-import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from "../../../../lib/schema/objectmeta.js";
+import {
+  nameIsDNSSubdomain,
+  validateEmbeddedResources,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from "../../../../lib/schema/objectmeta.js";
+import { compileSchema } from "../../../../lib/schema/structural.js";
 
 const ctx = { source: { kind: "crd" as const, policy: "test" } };
 const lines = (errors: FieldError[]) => errors.map((e) => `${e.type} ${e.field}: ${e.message}`);
@@ -89,5 +95,42 @@ spec:
       "FieldValueRequired metadata.name: Required value: name or generateName is required",
       "FieldValueInvalid <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
     ]);
+  });
+});
+
+describe("validateEmbeddedResources: apiVersion", () => {
+  const schema = compileSchema(
+    {
+      type: "object",
+      properties: {
+        template: {
+          type: "object",
+          "x-kubernetes-embedded-resource": true,
+          "x-kubernetes-preserve-unknown-fields": true,
+        },
+      },
+    },
+    [],
+  );
+
+  it.each([
+    { apiVersion: "apps/v1", want: [] },
+    { apiVersion: "v1", want: [] },
+    // schema.ParseGroupVersion accepts one "/" anywhere: "apps/" and "/v1" are no errors in Go (this check once
+    // refused "apps/").
+    { apiVersion: "apps/", want: [] },
+    { apiVersion: "/v1", want: [] },
+    {
+      apiVersion: "a/b/c",
+      want: ['FieldValueInvalid template.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c'],
+    },
+  ])("$apiVersion", ({ apiVersion, want }) => {
+    // Prepare
+    const out: FieldError[] = [];
+    const obj = { template: { apiVersion, kind: "Thing", metadata: { name: "x" } } };
+    // Act
+    validateEmbeddedResources(null, obj, schema, true, ctx, out);
+    // Assess
+    expect(lines(out)).toEqual(want);
   });
 });
