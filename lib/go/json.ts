@@ -8,6 +8,18 @@
  */
 import { goQuote } from "./strconv.js";
 
+/** The one-character escapes of a JSON string (`\n`, `\"`, …) and what they stand for; `\u` is separate. */
+export const JSON_ESCAPES: Readonly<Record<string, string>> = Object.freeze({
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+});
+
 /** The first UTF-8 byte of the character at `at` (a lone surrogate counts as U+FFFD). */
 function firstUtf8Byte(text: string, at: number): number {
   const cp = text.codePointAt(at) ?? 0;

@@ -139,7 +139,7 @@ function expandEllipsis(ip: Uint8Array, filled: number, ellipsis: number): Uint8
   return ip;
 }
 
-/** Go 1.16 `net.ParseIP` (k8s.io/utils/net `ParseIPSloppy`): the first `.` or `:` decides. */
+/** Go 1.16 `net.ParseIP` (k8s.io/utils/net `ParseIPSloppy`): the first `.` or `:` decides; 4 bytes for IPv4, 16 for IPv6. */
 export function parseIPSloppy(s: string): Uint8Array | undefined {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -6,7 +6,7 @@
  * reports.
  */
 
-import { quoteChar, syntaxErrorText } from "../go/json.js";
+import { JSON_ESCAPES, quoteChar, syntaxErrorText } from "../go/json.js";
 
 export type JsonNode =
   | { readonly t: "null" }
@@ -111,18 +111,9 @@ class Reader {
       out += this.text.slice(run, this.pos);
       this.pos++;
       const e = this.text[this.pos];
-      const simple: Record<string, string> = {
-        '"': '"',
-        "\\": "\\",
-        "/": "/",
-        b: "\b",
-        f: "\f",
-        n: "\n",
-        r: "\r",
-        t: "\t",
-      };
-      if (e !== undefined && simple[e] !== undefined) {
-        out += simple[e];
+      const simple = e === undefined ? undefined : JSON_ESCAPES[e];
+      if (simple !== undefined) {
+        out += simple;
         this.pos++;
       } else if (e === "u") {
         const hex = this.text.slice(this.pos + 1, this.pos + 5);

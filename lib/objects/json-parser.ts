@@ -8,7 +8,7 @@
  * Messages follow Go's encoding/json wording ("invalid character 'x' after object key"), which
  * is what kubectl users see for the same mistakes.
  */
-import { quoteChar, syntaxErrorText } from "../go/json.js";
+import { JSON_ESCAPES, quoteChar, syntaxErrorText } from "../go/json.js";
 import { DecodeFailure } from "./document.js";
 import { integerValue } from "./integer.js";
 import type { ResolvedParseOptions } from "./limits.js";
@@ -28,17 +28,6 @@ const CLOSE_BRACKET = 0x5d;
 
 /** Integer literals with at most this many digits are exact as a double. */
 const SAFE_DIGITS = 15;
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
 
 /**
  * A syntax error (Go's json.SyntaxError, or an unexpected end of input), as opposed to a bound or a number out of
@@ -216,7 +205,7 @@ class JsonReader {
         out += String.fromCharCode(Number.parseInt(hex, 16));
         pos += 6;
       } else {
-        const replacement = ESCAPES[escapeChar];
+        const replacement = JSON_ESCAPES[escapeChar];
         if (replacement === undefined) this.fail("in string escape code", pos + 1);
         out += replacement;
         pos += 2;
