@@ -2,8 +2,8 @@
  * The `+k8s:format=` checks with the exact messages of k8s.io/apimachinery/pkg/api/validate (strfmt.go) and its
  * `content` package, as upstream master words them (spec/declarative-validation-behaviour.md section 5.4). These
  * differ from the older k8s.io/apimachinery/pkg/util/validation wording in lib/objects/names.ts ("must be no more
- * than 63 bytes" instead of "characters"), so they live here. Hand-written matchers: no regular expressions run on
- * untrusted values.
+ * than 63 bytes" instead of "characters"), so they live here; the matchers are lib/objects/names.ts's (hand-written:
+ * no regular expressions run on untrusted values).
  */
 
 import { utf8Length as byteLength } from "../go/bytes.js";
