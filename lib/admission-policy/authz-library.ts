@@ -7,9 +7,9 @@
  * an undecidable question is an evaluation error.
  */
 import { type CelLibrary, celError, chargeRuntimeCost } from "../cel/index.js";
+import { isDNS1123Label, isDNS1123Subdomain } from "../objects/names.js";
 import { type AuthorizationAttributes, AuthorizationUndecidable, type Authorizer } from "../policy/authorizer.js";
 import type { UserInfo } from "../policy/types.js";
-import { isDNS1123Label, isDNS1123Subdomain } from "../schema/names.js";
 
 const NS = "kubernetes.authorization";
 export const AUTHORIZER_TYPE = `${NS}.Authorizer`;

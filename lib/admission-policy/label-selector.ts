@@ -7,7 +7,7 @@
 import { renderBody } from "../field/message.js";
 import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
-import { isQualifiedName, isValidLabelValue } from "../schema/names.js";
+import { isQualifiedName, isValidLabelValue } from "../objects/names.js";
 import type { LabelSelectorSpec } from "./documents.js";
 
 type Operator = "in" | "notin" | "exists" | "!";
