@@ -4,6 +4,7 @@
  * kind. The webhook takes it from the bundle; the auditor adds the audited input's Namespaces (and, with
  * `--policies-from-input`, the rest). Immutable once built.
  */
+import { parseGroupVersion } from "../objects/gvk.js";
 import { isMapping } from "../objects/mapping.js";
 
 export interface ClusterState {
@@ -20,10 +21,11 @@ export interface ClusterState {
   readonly objects: readonly Record<string, unknown>[];
 }
 
+/** The API group of an apiVersion (apimachinery's ParseGroupVersion); "" for the core group and for bad text. */
 function groupOf(apiVersion: unknown): string {
   if (typeof apiVersion !== "string") return "";
-  const i = apiVersion.indexOf("/");
-  return i === -1 ? "" : apiVersion.slice(0, i);
+  const gv = parseGroupVersion(apiVersion);
+  return "error" in gv ? "" : gv.group;
 }
 
 function identity(obj: Record<string, unknown>): string {

@@ -9,7 +9,7 @@
 import { type ErrorContext, type FieldError, internal, invalid, RULE_FAMILIES } from "../field/error.js";
 import { isSecretKind } from "../field/redact.js";
 import { appendAll } from "../objects/append.js";
-import { parseApiVersion } from "../objects/gvk.js";
+import { type GroupVersion, parseGroupVersion } from "../objects/gvk.js";
 import { isMapping } from "../objects/mapping.js";
 import { boundVerdict } from "./bounds.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
@@ -125,6 +125,15 @@ function merge(verdict: Verdict, r: FamilyResult): void {
   if (r.status !== undefined && verdict.status === undefined) verdict.status = r.status;
 }
 
+/**
+ * The group and version objects of this apiVersion are served at: apimachinery's ParseGroupVersion ("/v1" is the
+ * core group's v1), refusing what no API server serves: more than one "/", or an empty version ("apps/").
+ */
+function servedGroupVersion(apiVersion: string): GroupVersion | undefined {
+  const gv = parseGroupVersion(apiVersion);
+  return "error" in gv || gv.version === "" ? undefined : gv;
+}
+
 export function createPolicySet(parts: PolicySetParts): PolicySet {
   const { config, resources } = parts;
   const order = (f: FamilyPolicy) => RULE_FAMILIES.indexOf(f.family);
@@ -233,7 +242,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
         errs.push(invalid("kind", kind ?? "", "must be a non-empty string", TOLLGATE));
       return rejected(errs);
     }
-    const gv = parseApiVersion(apiVersion);
+    const gv = servedGroupVersion(apiVersion);
     if (gv === undefined) {
       return rejected([invalid("apiVersion", apiVersion, `unexpected GroupVersion string: ${apiVersion}`, TOLLGATE)]);
     }
@@ -253,7 +262,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     notes: Object.freeze([...(parts.notes ?? [])]),
     config,
     covers(apiVersion: string, kind: string): boolean {
-      const gv = parseApiVersion(apiVersion);
+      const gv = servedGroupVersion(apiVersion);
       if (gv === undefined) return false;
       if (everyKind.length > 0) return true;
       if (failedKinds.has(`${gv.group}/${gv.version}/${kind}`)) return true;

@@ -249,3 +249,38 @@ describe("PolicySet: the failure policy for kinds whose policy cannot be used", 
     expect(set.validate({ operation: "CREATE", object: pod })).toMatchObject({ allowed: true, covered: false });
   });
 });
+
+describe("PolicySet: apiVersion as apimachinery's ParseGroupVersion reads it", () => {
+  const seen: FamilyRequest[] = [];
+  const set = createPolicySet({
+    digest: "d",
+    config,
+    failures: [],
+    resources,
+    families: [
+      family(
+        "pod-security",
+        (req) => {
+          seen.push(req);
+          return result();
+        },
+        [],
+      ),
+    ],
+  });
+
+  it("routes '/v1' as the core group's v1, as Go does", () => {
+    seen.length = 0;
+    const v = set.validate({ operation: "CREATE", object: { ...pod, apiVersion: "/v1" } });
+    expect(v.allowed).toBe(true);
+    expect(seen[0]).toMatchObject({ group: "", version: "v1", kind: "Pod" });
+    expect(set.covers("/v1", "Pod")).toBe(true);
+  });
+
+  it.each(["apps/", "a/b/c"])("refuses %j, which no API server serves", (apiVersion) => {
+    const v = set.validate({ operation: "CREATE", object: { ...pod, apiVersion } });
+    expect(v.allowed).toBe(false);
+    expect(v.errors[0]?.message).toBe(`Invalid value: "${apiVersion}": unexpected GroupVersion string: ${apiVersion}`);
+    expect(set.covers(apiVersion, "Pod")).toBe(false);
+  });
+});
