@@ -167,14 +167,18 @@ const MAX_REMEMBERED = 10_000;
 
 /** Whether a field name (one segment, not a path) says the field holds a credential. */
 export function isCredentialName(name: string): boolean {
+  // Most names contain none of the words: one test of the raw name answers them.
+  if (!CANDIDATE.test(name)) return false;
   let answer = answers.get(name);
   if (answer === undefined) {
     answer = credentialName(name);
-    if (answers.size >= MAX_REMEMBERED) answers.clear();
-    answers.set(name, answer);
+    if (answers.size < MAX_REMEMBERED) answers.set(name, answer);
   }
   return answer;
 }
+
+/** Every name {@link credentialName} accepts contains one of these (case-insensitive). */
+const CANDIDATE = /pass|secret|token|cred|dsn|kubeconfig|bearer|key|auth|cookie|private|connection|data/i;
 
 function credentialName(name: string): boolean {
   if (CREDENTIAL_NAMES.has(name.toLowerCase())) return true;
@@ -243,22 +247,36 @@ const MAX_MASKED_VALUES = 256;
  * {@link maskSecrets} hides in derived texts. Iterative (no recursion on the object's depth or width).
  */
 export function credentialValues(object: unknown, secretObject: boolean, out = new Set<string>()): Set<string> {
-  // `credential`: the value is a credential's; `collection`: its entries are (a map under `credentials`).
-  const stack: { value: unknown; credential: boolean; collection: boolean }[] = [
-    { value: object, credential: secretObject, collection: secretObject },
-  ];
-  while (stack.length > 0 && out.size < MAX_MASKED_VALUES) {
-    const { value, credential, collection } = stack.pop()!;
+  // Parallel stacks (no object per entry): the value, and flags: 1 = it is a credential's, 2 = its entries are (a
+  // map under `credentials`).
+  const values: unknown[] = [object];
+  const flags: number[] = [secretObject ? 3 : 0];
+  while (values.length > 0 && out.size < MAX_MASKED_VALUES) {
+    const value = values.pop();
+    const flag = flags.pop()!;
     if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
-      const text = String(value);
-      if (credential && text.length >= MIN_MASKED_LENGTH) out.add(text);
+      if ((flag & 1) !== 0) {
+        const text = String(value);
+        if (text.length >= MIN_MASKED_LENGTH) out.add(text);
+      }
     } else if (Array.isArray(value)) {
-      for (const item of value) stack.push({ value: item, credential, collection });
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item !== "object" || item === null ? (flag & 1) !== 0 : true) {
+          values.push(item);
+          flags.push(flag);
+        }
+      }
     } else if (typeof value === "object" && value !== null) {
-      for (const [k, v] of Object.entries(value)) {
-        const named = isCredentialName(k);
-        const isCollection = secretObject || CREDENTIAL_COLLECTIONS.has(k.toLowerCase());
-        stack.push({ value: v, credential: collection || named, collection: isCollection });
+      const record = value as Record<string, unknown>;
+      const inCollection = (flag & 2) !== 0;
+      for (const k in record) {
+        const v = record[k];
+        const credential = inCollection || isCredentialName(k);
+        // A scalar that is not a credential's needs no visit.
+        if (!credential && (typeof v !== "object" || v === null)) continue;
+        values.push(v);
+        flags.push((credential ? 1 : 0) | (secretObject || CREDENTIAL_COLLECTIONS.has(k.toLowerCase()) ? 2 : 0));
       }
     }
   }
