@@ -33,6 +33,8 @@ export interface Classified {
   config: BundleConfigDoc;
   /** Objects no family took as a policy: the bundle's cluster state (Namespaces, RBAC objects, parameters). */
   state: Record<string, unknown>[];
+  /** The "not a policy document" note of each state object (dropped when a compiled family consults it). */
+  stateNotes: Map<PolicyNote, Record<string, unknown>>;
 }
 
 /** Offers every file and document to the families; takes tollgate.yaml; keeps the rest as cluster state. */
@@ -63,7 +65,7 @@ export function classifyEntries(
 }
 
 class Classifier {
-  readonly out: Classified = { config: {}, state: [] };
+  readonly out: Classified = { config: {}, state: [], stateNotes: new Map() };
   private configFile: string | undefined;
   private readonly policyGroups: ReadonlySet<string>;
 
@@ -127,6 +129,7 @@ class Classifier {
     };
     if (where !== "") note.path = where;
     this.notes.push(note);
+    this.out.stateNotes.set(note, obj);
   }
 
   private bundleConfig(obj: Record<string, unknown>, file: BundleFile, document: number): void {

@@ -6,11 +6,13 @@ import { createAdmissionPolicyCompiler } from "../admission-policy/family.js";
 import { createCrdCompiler } from "../crd/family.js";
 import { createDeclarativeCompiler } from "../declarative/family.js";
 import { createKubevirtCompiler } from "../kubevirt/family.js";
+import { createPodSecurityCompiler } from "../pod-security/family.js";
 import type { FamilyCompilerFactory } from "../policy/family.js";
 
 export const FAMILY_COMPILERS: readonly FamilyCompilerFactory[] = [
   createCrdCompiler,
   createKubevirtCompiler,
   createDeclarativeCompiler,
+  createPodSecurityCompiler,
   createAdmissionPolicyCompiler,
 ];

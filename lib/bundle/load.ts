@@ -58,7 +58,20 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     ...(options.clusterState ?? []),
   ]);
   const { policies, resources } = families;
-  return createPolicySet({ digest, config, families: policies, resources, failures, notes });
+  const consulted = dropConsultedState(notes, classified.stateNotes, families.consulting);
+  return createPolicySet({ digest, config, families: policies, resources, failures, notes: consulted });
+}
+
+/** The notes without the "not a policy document" notes of state objects a compiled family consults. */
+function dropConsultedState(
+  notes: readonly PolicyNote[],
+  stateNotes: ReadonlyMap<PolicyNote, Record<string, unknown>>,
+  consulting: readonly FamilyCompiler[],
+): PolicyNote[] {
+  return notes.filter((n) => {
+    const obj = stateNotes.get(n);
+    return obj === undefined || !consulting.some((c) => c.consultsState?.(obj) === true);
+  });
 }
 
 /**
@@ -74,6 +87,8 @@ async function compileFamilies(
   state: readonly unknown[],
 ) {
   const policies: FamilyPolicy[] = [];
+  /** The compilers whose policy compiled (those may consult the cluster state). */
+  const consulting: FamilyCompiler[] = [];
   const empty = createClusterState([]);
   let resources = createResourceCatalogue(builtinResources());
   for (const stage of ["schema", "admission"] as const) {
@@ -99,7 +114,10 @@ async function compileFamilies(
         }
         const r = await c.compile(ctx);
         appendAll(failures, r.failures);
-        if (r.policy !== null) policies.push(r.policy);
+        if (r.policy !== null) {
+          policies.push(r.policy);
+          consulting.push(c);
+        }
       } catch (e) {
         const message = `internal error while compiling the ${c.family} family: ${e instanceof Error ? e.message : String(e)}`;
         // Which kinds the family would have covered is unknown: every kind is affected.
@@ -107,5 +125,5 @@ async function compileFamilies(
       }
     }
   }
-  return { policies, resources };
+  return { policies, resources, consulting };
 }

@@ -103,6 +103,8 @@ export interface FamilyResult {
   status?: DenialStatus;
   /** Admission families: audit annotations as the in-tree plugin records them. */
   auditAnnotations?: Record<string, string>;
+  /** Admission families: the keys a webhook returns instead (see Verdict.auditAnnotationWebhookKeys). */
+  auditAnnotationWebhookKeys?: Record<string, string>;
 }
 
 /** What a family's validate() gets besides the request. */
@@ -171,6 +173,11 @@ export interface FamilyCompiler {
   claimDocument(doc: BundleDocument): boolean;
   /** Compiles everything claimed. Problems are PolicyFailures, never exceptions. */
   compile(ctx: FamilyCompileContext): Promise<{ policy: FamilyPolicy | null; failures: PolicyFailure[] }>;
+  /**
+   * Admission families: whether the compiled policy consults this cluster-state object (a Namespace for Pod
+   * Security). A bundle object that a compiled family consults is not reported as "not a policy document".
+   */
+  consultsState?(obj: Record<string, unknown>): boolean;
 }
 
 /** Creates the family compilers of one loadBundle call. */

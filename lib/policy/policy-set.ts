@@ -119,7 +119,12 @@ function merge(verdict: Verdict, r: FamilyResult): void {
   // attributes AddAnnotation).
   if (r.auditAnnotations !== undefined) {
     for (const [k, v] of Object.entries(r.auditAnnotations)) {
-      if (!Object.hasOwn(verdict.auditAnnotations, k)) verdict.auditAnnotations[k] = v;
+      if (Object.hasOwn(verdict.auditAnnotations, k)) continue;
+      verdict.auditAnnotations[k] = v;
+      const webhookKey = r.auditAnnotationWebhookKeys?.[k];
+      if (webhookKey === undefined) continue;
+      verdict.auditAnnotationWebhookKeys ??= {};
+      verdict.auditAnnotationWebhookKeys[k] = webhookKey;
     }
   }
   if (r.status !== undefined && verdict.status === undefined) verdict.status = r.status;

@@ -77,6 +77,16 @@ export interface DenialStatus {
   reason: string;
   /** The whole Status message, as the API server words it. */
   message: string;
+  /**
+   * The Status details as the admission plugin gives them: a 403 `Forbidden` names the resource (`kind: "pods"`) and
+   * the object; an `InternalError` has one cause with the error's text.
+   */
+  details?: {
+    group?: string;
+    kind?: string;
+    name?: string;
+    causes?: { reason?: string; field?: string; message: string }[];
+  };
   /** The family that denied. */
   family: RuleFamily;
 }
@@ -111,6 +121,13 @@ export interface Verdict {
    * `validation.policy.admission.k8s.io/validation_failure`, `pod-security.kubernetes.io/enforce-policy`).
    */
   auditAnnotations: Record<string, string>;
+  /**
+   * For audit annotation keys a webhook must return differently: the key (of `auditAnnotations`) → the key the
+   * webhook returns. kube-apiserver prefixes a webhook's keys with the webhook's name, so a webhook returns the
+   * plugin's own keys (Pod Security: `enforce-policy`, which the in-tree plugin records as
+   * `pod-security.kubernetes.io/enforce-policy`). Keys not listed are returned as they are.
+   */
+  auditAnnotationWebhookKeys?: Record<string, string>;
   /**
    * When an admission family denied the request: its Status (`allowed` is false). Absent when the denial is the
    * 422 `Invalid` the API server builds from `errors`.
