@@ -12,17 +12,10 @@
  * Logs carry the uid, kind, decision and latency, never object content, bad values or the token.
  */
 import type { Context } from "aws-lambda";
-import {
-  badRequestStatus,
-  InputError,
-  invalidStatus,
-  isExhaustion,
-  type PolicySet,
-  successStatus,
-  type Verdict,
-} from "#lib";
+import { badRequestStatus, InputError, isExhaustion, type PolicySet, successStatus, type Verdict } from "#lib";
 import {
   type BodyLimits,
+  denialStatus,
   faultReviewResponse,
   readValidateBody,
   reviewResponse,
@@ -178,8 +171,9 @@ class Webhook {
     });
     const headers = warningHeaders(warningsOf(verdict));
     if (verdict.allowed) return jsonResponse(httpCode("allowed"), successStatus(), headers);
-    const { group, kind, name } = body.identity;
-    return jsonResponse(httpCode("invalid"), invalidStatus({ group, kind }, name, verdict.errors), headers);
+    // An admission plugin's denial answers with its own code (Pod Security: 403); field errors with 422.
+    const status = denialStatus(verdict, body.identity);
+    return jsonResponse(status.code, status, headers);
   }
 
   private badRequest(error: InputError, t0: number): HttpResponse {

@@ -13,6 +13,7 @@ export type { FieldError, FieldErrorSource, FieldErrorType, RuleFamily, Severity
 export { errorText, RULE_FAMILIES } from "./field/error.js";
 export { aggregateMessage, formatValue } from "./field/message.js";
 export {
+  admissionStatus,
   badRequestStatus,
   errorStatus,
   type GroupKind,

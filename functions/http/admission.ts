@@ -12,7 +12,16 @@ import type {
   ValidateRequest,
   Verdict,
 } from "#lib";
-import { errorStatus, formatValue, InputError, invalidStatus, objectIdentity, parseDocuments } from "#lib";
+import {
+  admissionStatus,
+  errorStatus,
+  formatValue,
+  InputError,
+  invalidStatus,
+  objectIdentity,
+  parseDocuments,
+  type Status,
+} from "#lib";
 import { embeddedStatus, OUTCOMES } from "./status.js";
 
 const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -270,8 +279,30 @@ export function warningsOf(verdict: Verdict): string[] {
 }
 
 /**
- * The AdmissionReview answer to a verdict: the same uid, `allowed`, on denial the Status kube-apiserver returns
- * for an invalid object (422 `Invalid`, the aggregate message, `details.causes[]`), and the warnings.
+ * The Status of a denied verdict: the admission plugin's own when one denied (Pod Security's 403 `Forbidden`...),
+ * else the one kube-apiserver returns for an invalid object (422 `Invalid`, the aggregate message,
+ * `details.causes[]`).
+ */
+export function denialStatus(verdict: Verdict, identity: DecodedIdentity | undefined): Status {
+  if (verdict.status !== undefined) return admissionStatus(verdict.status);
+  const { group, kind, name } = identity ?? { group: "", kind: "", name: "" };
+  return invalidStatus({ group, kind }, name, verdict.errors);
+}
+
+/**
+ * The audit annotations a webhook returns: the keys the admission plugin itself uses (kube-apiserver prefixes a
+ * webhook's keys with the webhook's name, where its in-tree plugin prefixes them with its own).
+ */
+export function webhookAuditAnnotations(verdict: Verdict): Record<string, string> {
+  const keys = verdict.auditAnnotationWebhookKeys ?? {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(verdict.auditAnnotations)) out[keys[k] ?? k] = v;
+  return out;
+}
+
+/**
+ * The AdmissionReview answer to a verdict: the same uid, `allowed`, on denial its Status (denialStatus), the
+ * warnings and the audit annotations.
  */
 export function reviewResponse(
   uid: string,
@@ -280,12 +311,11 @@ export function reviewResponse(
 ): JsonObject {
   if (verdict === undefined) return review({ uid, allowed: true });
   const response: JsonObject = { uid, allowed: verdict.allowed };
-  if (!verdict.allowed) {
-    const { group, kind, name } = identity ?? { group: "", kind: "", name: "" };
-    response.status = embeddedStatus(invalidStatus({ group, kind }, name, verdict.errors));
-  }
+  if (!verdict.allowed) response.status = embeddedStatus(denialStatus(verdict, identity));
   const warnings = warningsOf(verdict);
   if (warnings.length > 0) response.warnings = warnings;
+  const annotations = webhookAuditAnnotations(verdict);
+  if (Object.keys(annotations).length > 0) response.auditAnnotations = annotations;
   return review(response);
 }
 

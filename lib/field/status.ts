@@ -9,11 +9,14 @@
  */
 import { aggregateMessage } from "./message.js";
 
-/** One entry of `details.causes`: the cause type goes under the StatusCause JSON key `reason`. */
+/**
+ * One entry of `details.causes`: the cause type goes under the StatusCause JSON key `reason`. `reason` and `field`
+ * are `omitempty` (an `InternalError`'s cause has the message alone).
+ */
 export interface StatusCause {
-  reason: string;
+  reason?: string;
   message: string;
-  field: string;
+  field?: string;
 }
 
 export interface Status {
@@ -24,7 +27,8 @@ export interface Status {
   status: "Success" | "Failure";
   message?: string;
   reason?: string;
-  details?: { name?: string; group?: string; kind: string; causes: StatusCause[] };
+  /** Every member is `omitempty`: a 403 `Forbidden` has no causes, an `InternalError` no kind. */
+  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[] };
   code: number;
 }
 
@@ -77,4 +81,28 @@ export function invalidStatus(
     },
     code: 422,
   };
+}
+
+/**
+ * A denial an admission plugin worded itself (its code, reason, message and details, as the plugin's Status has
+ * them): Pod Security's 403 `Forbidden`, a ValidatingAdmissionPolicy's reason and code.
+ */
+export function admissionStatus(denial: {
+  code: number;
+  reason: string;
+  message: string;
+  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[] };
+}): Status {
+  const status: Status = { ...errorStatus(denial.reason, denial.code, denial.message) };
+  if (denial.details === undefined) return status;
+  const { name, group, kind, causes } = denial.details;
+  // Members in the order of metav1.StatusDetails' JSON (name, group, kind, causes), empty ones left out.
+  const details: NonNullable<Status["details"]> = {};
+  if (name !== undefined && name !== "") details.name = name;
+  if (group !== undefined && group !== "") details.group = group;
+  if (kind !== undefined && kind !== "") details.kind = kind;
+  if (causes !== undefined && causes.length > 0) details.causes = causes;
+  // The order of a Status' members: ..., reason, details, code.
+  const { code, ...rest } = status;
+  return { ...rest, details, code };
 }

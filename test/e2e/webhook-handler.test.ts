@@ -15,6 +15,7 @@ import { type BundleOptions, loadBundle, type PolicySet, StorageError } from "..
 import { admissionReview, event, fakeContext, type Payload } from "../helpers/events.js";
 
 const BROKEN_BUNDLE = fileURLToPath(new URL("../fixtures/bundles/broken-crd", import.meta.url));
+const POD_SECURITY_BUNDLE = fileURLToPath(new URL("../fixtures/bundles/pod-security", import.meta.url));
 
 interface LogLine {
   level: "info" | "warn" | "error";
@@ -359,6 +360,107 @@ describe("auth (TOLLGATE_TOKEN)", () => {
 
   it("never logs the token", () => {
     expect(JSON.stringify(logger.lines)).not.toContain("s3cret-token");
+  });
+});
+
+describe("Pod Security (a bundle with a PodSecurityConfiguration and Namespaces)", () => {
+  const { handler } = setup({ TOLLGATE_BUNDLE: POD_SECURITY_BUNDLE });
+  const privilegedPod = (name: string, namespace = "shop") => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace },
+    spec: { containers: [{ name: "app", image: "nginx", securityContext: { privileged: true } }] },
+  });
+  const podReview = (uid: string, pod: Record<string, unknown>, username = "alice") =>
+    admissionReview({
+      uid,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      name: (pod.metadata as { name: string }).name,
+      namespace: (pod.metadata as { namespace: string }).namespace,
+      operation: "CREATE",
+      userInfo: { username },
+      object: pod,
+    });
+  const RESTRICTED_AUDIT =
+    'would violate PodSecurity "restricted:latest": privileged (container "app" must not set securityContext.privileged=true), ' +
+    'allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), ' +
+    'unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), ' +
+    'runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), ' +
+    'seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")';
+
+  it.each<{ payload: Payload }>([{ payload: "v1" }, { payload: "v2" }])(
+    "denies a privileged Pod in an enforce=baseline namespace with the admission controller's Status ($payload)",
+    async ({ payload }) => {
+      const res = await call(handler, payload, { body: podReview("u-psa", privilegedPod("web")) });
+      expect(res.status).toBe(200);
+      expect(res.body.response).toEqual({
+        uid: "u-psa",
+        allowed: false,
+        status: {
+          metadata: {},
+          status: "Failure",
+          message:
+            'pods "web" is forbidden: violates PodSecurity "baseline:latest": privileged (container "app" must not set securityContext.privileged=true)',
+          reason: "Forbidden",
+          details: { name: "web", kind: "pods" },
+          code: 403,
+        },
+        // The library's keys: kube-apiserver prefixes them with the webhook's name.
+        auditAnnotations: { "enforce-policy": "baseline:latest", "audit-violations": RESTRICTED_AUDIT },
+      });
+    },
+  );
+
+  it("warns about a Deployment's template instead of denying it", async () => {
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "shop" },
+      spec: { template: { spec: privilegedPod("web").spec } },
+    };
+    const res = await call(handler, "v2", {
+      body: admissionReview({ uid: "u-dep", operation: "CREATE", namespace: "shop", name: "web", object: deployment }),
+    });
+    const response = res.body.response as Record<string, unknown>;
+    expect(response.allowed).toBe(true);
+    expect(response.warnings).toEqual([
+      `would violate PodSecurity "restricted:v1.30": ${RESTRICTED_AUDIT.slice(RESTRICTED_AUDIT.indexOf(": ") + 2)}`,
+    ]);
+    expect(response.auditAnnotations).toEqual({ "audit-violations": RESTRICTED_AUDIT });
+  });
+
+  it("exempts a user named in the configuration", async () => {
+    const res = await call(handler, "v1", {
+      body: podReview("u-exempt", privilegedPod("ds-pod"), "system:serviceaccount:kube-system:daemon-set-controller"),
+    });
+    expect(res.body.response).toEqual({ uid: "u-exempt", allowed: true, auditAnnotations: { exempt: "user" } });
+  });
+
+  it("a bare object gets the 403 Status itself", async () => {
+    const res = await call(handler, "v1", { body: privilegedPod("bare") });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ kind: "Status", reason: "Forbidden", code: 403 });
+    expect(res.body.message).toMatch(/^pods "bare" is forbidden: violates PodSecurity "baseline:latest": privileged/);
+  });
+
+  it("a namespace the bundle does not hold: 500 InternalError, as a failed namespace lookup", async () => {
+    const res = await call(handler, "v1", { body: podReview("u-missing", privilegedPod("x", "unknown")) });
+    expect(res.body.response).toEqual({
+      uid: "u-missing",
+      allowed: false,
+      status: {
+        metadata: {},
+        status: "Failure",
+        message: 'Internal error occurred: failed to lookup namespace "unknown"',
+        reason: "InternalError",
+        details: { causes: [{ message: 'failed to lookup namespace "unknown"' }] },
+        code: 500,
+      },
+      auditAnnotations: {
+        error: 'Internal error occurred: failed to lookup namespace "unknown": namespaces "unknown" not found',
+      },
+    });
   });
 });
 
