@@ -97,6 +97,7 @@ class Webhook {
       failurePolicy: set.config.failurePolicy,
       kinds: set.kinds.map((k) => `${k.group === "" ? "" : `${k.group}/`}${k.version}/${k.kind}`),
       rules,
+      families: set.families,
       failures: set.failures,
       notes: set.notes,
     });

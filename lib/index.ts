@@ -45,6 +45,7 @@ export type {
   DecodeLimits,
   DenialStatus,
   FailurePolicy,
+  FamilySummary,
   GroupVersionKind,
   GroupVersionResource,
   Operation,

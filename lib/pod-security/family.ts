@@ -70,15 +70,39 @@ export function isPodSecurityKind(group: string, version: string, kind: string):
 }
 
 function coveredKinds(): CoveredKind[] {
-  return KINDS.map((k) => ({
-    group: k.group,
-    version: "v1",
-    kind: k.kind,
-    plural: k.resource,
-    scope: k.kind === "Namespace" ? "Cluster" : "Namespaced",
-    family: FAMILY,
-    rules: k.kind === "Namespace" ? 6 : DEFAULT_CHECKS.length,
-  }));
+  return KINDS.map((k) => {
+    const kind: CoveredKind = {
+      group: k.group,
+      version: "v1",
+      kind: k.kind,
+      plural: k.resource,
+      scope: k.kind === "Namespace" ? "Cluster" : "Namespaced",
+      family: FAMILY,
+      rules: k.kind === "Namespace" ? 6 : DEFAULT_CHECKS.length,
+    };
+    // Ephemeral containers are added through their own subresource (an update of the Pod), which is evaluated.
+    if (k.kind === "Pod") kind.subresources = ["ephemeralcontainers"];
+    return kind;
+  });
+}
+
+/** What /healthz shows: the defaults, the exemptions and the version `latest` stands for. */
+function settingsOf(config: PodSecurityConfig, evaluator: Evaluator, cluster: ClusterState): Record<string, unknown> {
+  const { defaults, exemptions } = config;
+  return {
+    defaults: {
+      enforce: policyName(defaults.enforce),
+      audit: policyName(defaults.audit),
+      warn: policyName(defaults.warn),
+    },
+    exemptions: {
+      usernames: [...exemptions.usernames],
+      namespaces: [...exemptions.namespaces],
+      runtimeClasses: [...exemptions.runtimeClasses],
+    },
+    latest: `v1.${evaluator.newestMinor}`,
+    namespaces: cluster.objectsOf("", "Namespace").filter((n) => n.apiVersion === "v1").length,
+  };
 }
 
 /** "<group>/<version>/<Kind>" of the covered kinds, for failures that make the family unusable. */
@@ -172,12 +196,13 @@ function toResult(r: PodSecurityResponse, freq: FamilyRequest): FamilyResult {
 }
 
 /** The compiled family over one admission. */
-function createPolicy(admission: PodSecurityAdmission): FamilyPolicy {
+function createPolicy(admission: PodSecurityAdmission, settings: Record<string, unknown>): FamilyPolicy {
   const kinds = coveredKinds();
   return Object.freeze({
     family: FAMILY,
     stage: "admission" as const,
     kinds,
+    settings,
     covers: isPodSecurityKind,
     validate(freq: FamilyRequest): FamilyResult | undefined {
       // The plugin handles creates and updates only.
@@ -281,13 +306,14 @@ export function createPodSecurityCompiler(): FamilyCompiler {
       if (docs.length === 0) return { policy: null, failures: [] };
       const { config, failures } = readConfiguration(docs);
       if (config === undefined) return { policy: null, failures };
+      const evaluator = familyEvaluator();
       const admission = createAdmission({
         config,
-        evaluator: familyEvaluator(),
+        evaluator,
         namespace: namespaceLookup(ctx.cluster),
         pods: podsIn(ctx.cluster),
       });
-      return { policy: createPolicy(admission), failures };
+      return { policy: createPolicy(admission, settingsOf(config, evaluator, ctx.cluster)), failures };
     },
   };
 }

@@ -120,6 +120,8 @@ export interface FamilyPolicy {
   readonly kinds: readonly CoveredKind[];
   /** Families that judge requests by resource: the requests they match (`tollgate webhook-config` registers them). */
   readonly admissionRules?: readonly AdmissionRule[];
+  /** What the family runs with, when it has settings of its own (shown by `/healthz`). */
+  readonly settings?: Readonly<Record<string, unknown>>;
   /**
    * Whether this family may have something to say about objects of this group/version/kind: a fast filter. The
    * verdict is what counts (`covered` is true only when a family really checked the object).

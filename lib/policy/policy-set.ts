@@ -265,6 +265,13 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     admissionRules: Object.freeze(admissionRules),
     failures: Object.freeze([...parts.failures]),
     notes: Object.freeze([...(parts.notes ?? [])]),
+    families: Object.freeze(
+      families.map((f) =>
+        f.settings === undefined
+          ? { family: f.family, stage: f.stage }
+          : { family: f.family, stage: f.stage, settings: f.settings },
+      ),
+    ),
     config,
     covers(apiVersion: string, kind: string): boolean {
       const gv = servedGroupVersion(apiVersion);

@@ -149,6 +149,13 @@ export interface CoveredKind {
   subresources?: readonly string[];
 }
 
+/** A compiled family: its stage and, when it has any, the settings it runs with (Pod Security: its defaults). */
+export interface FamilySummary {
+  family: RuleFamily;
+  stage: "schema" | "admission";
+  settings?: Readonly<Record<string, unknown>>;
+}
+
 /** A document or rule that could not be used, reported at load. */
 export interface PolicyFailure {
   /** Errors make a policy unusable; warnings are lint (ignored unknown rule types, unknown formats...). */
@@ -215,6 +222,8 @@ export interface PolicySet {
   readonly failures: readonly PolicyFailure[];
   /** Documents and files the loader ignored (not policy failures: see {@link PolicyNote}). */
   readonly notes: readonly PolicyNote[];
+  /** The compiled families, in the order they run, with what each runs with (for `/healthz`). */
+  readonly families: readonly FamilySummary[];
   /** The resolved bundle configuration in force. */
   readonly config: ResolvedBundleConfig;
   covers(apiVersion: string, kind: string): boolean;

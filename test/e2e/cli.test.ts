@@ -701,6 +701,31 @@ describe("tollgate lint", () => {
     expect(JSON.parse(json.stdout)).toEqual([]);
   });
 
+  it("reports a PodSecurityConfiguration kube-apiserver would refuse, as its validation words it (exit 1)", async () => {
+    const file = join(scratch, "pod-security-config.yaml");
+    writeFileSync(
+      file,
+      [
+        "apiVersion: pod-security.admission.config.k8s.io/v1",
+        "kind: PodSecurityConfiguration",
+        "defaults:",
+        "  enforce: strict",
+        "  warn-version: v1",
+        "exemptions:",
+        "  usernames: [alice, alice]",
+        "",
+      ].join("\n"),
+    );
+    const result = await tollgate(["lint", "--bundle", file]);
+
+    expect(outputLines(result.stdout).slice(0, 3)).toEqual([
+      `error ${file}#0 defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted`,
+      `error ${file}#0 defaults.warn-version: Invalid value: "v1": must be "latest" or "v1.x"`,
+      `error ${file}#0 exemptions.usernames[1]: Duplicate value: "alice"`,
+    ]);
+    expect(result.code).toBe(1);
+  });
+
   it("finds no errors in the bundled examples and exits 0", async () => {
     const result = await tollgate(["lint", "--bundle", "examples/policies"]);
 

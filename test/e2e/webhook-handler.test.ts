@@ -444,6 +444,29 @@ describe("Pod Security (a bundle with a PodSecurityConfiguration and Namespaces)
     expect(res.body.message).toMatch(/^pods "bare" is forbidden: violates PodSecurity "baseline:latest": privileged/);
   });
 
+  it("/healthz shows the family, its defaults, exemptions and the version latest stands for", async () => {
+    const res = await call(handler, "v2", { method: "GET", path: "/healthz" });
+    const families = res.body.families as { family: string }[];
+    expect(families.filter((f) => f.family === "pod-security")).toEqual([
+      {
+        family: "pod-security",
+        stage: "admission",
+        settings: {
+          defaults: { enforce: "privileged:latest", audit: "restricted:latest", warn: "privileged:latest" },
+          exemptions: {
+            usernames: ["system:serviceaccount:kube-system:daemon-set-controller"],
+            namespaces: ["kube-system"],
+            runtimeClasses: [],
+          },
+          latest: "v1.36",
+          namespaces: 2,
+        },
+      },
+    ]);
+    expect((res.body.rules as Record<string, number>)["pod-security"]).toBeGreaterThan(0);
+    expect(res.body.failures).toEqual([]);
+  });
+
   it("a namespace the bundle does not hold: 500 InternalError, as a failed namespace lookup", async () => {
     const res = await call(handler, "v1", { body: podReview("u-missing", privilegedPod("x", "unknown")) });
     expect(res.body.response).toEqual({

@@ -106,3 +106,46 @@ describe("webhookConfiguration", () => {
     ]);
   });
 });
+
+describe("webhookRules of a bundle with a PodSecurityConfiguration", () => {
+  it("registers namespaces, pods (and their ephemeral containers) and the workload kinds", async () => {
+    const set = await loadBundle("test/fixtures/bundles/pod-security");
+    expect(webhookRules(set.kinds)).toEqual([
+      {
+        apiGroups: [""],
+        apiVersions: ["v1"],
+        operations: ["CREATE", "UPDATE"],
+        resources: ["namespaces"],
+        scope: "Cluster",
+      },
+      {
+        apiGroups: [""],
+        apiVersions: ["v1"],
+        operations: ["CREATE", "UPDATE"],
+        resources: ["pods", "podtemplates", "replicationcontrollers"],
+        scope: "Namespaced",
+      },
+      {
+        apiGroups: [""],
+        apiVersions: ["v1"],
+        operations: ["UPDATE"],
+        resources: ["pods/ephemeralcontainers"],
+        scope: "Namespaced",
+      },
+      {
+        apiGroups: ["apps"],
+        apiVersions: ["v1"],
+        operations: ["CREATE", "UPDATE"],
+        resources: ["daemonsets", "deployments", "replicasets", "statefulsets"],
+        scope: "Namespaced",
+      },
+      {
+        apiGroups: ["batch"],
+        apiVersions: ["v1"],
+        operations: ["CREATE", "UPDATE"],
+        resources: ["cronjobs", "jobs"],
+        scope: "Namespaced",
+      },
+    ]);
+  });
+});
