@@ -81,6 +81,7 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
   record.outcome = found.some((f) => f.severity === "violation" || f.severity === "template-annotation-failure")
     ? "invalid"
     : "valid";
+  if (Object.keys(verdict.auditAnnotations).length > 0) record.auditAnnotations = verdict.auditAnnotations;
   const status = object.status;
   if (typeof status === "object" && status !== null) {
     record.hasStatus = true;

@@ -5,7 +5,8 @@
  * - `ratcheted` (UPDATE only) → `violation` with `ratchet: "grandfathered"`: the error is on a value the update did
  *   not change, so an unchanged update would still be admitted. CEL failures ratcheted this way come back from the
  *   API server (and lib) as warnings of the CRD family; on an UPDATE those are grandfathered violations too;
- * - `warnings` → `warning`; `shadowed` → `shadow`;
+ * - `warnings` → `warning`; `audits` (results the API server only records: a ValidatingAdmissionPolicy's `Audit`
+ *   action, Pod Security's audit level) → `audit`; `shadowed` → `shadow`;
  * - a `PolicyFailure` → `policy-failure`; a document that cannot be used → `input-error`.
  *
  * Secrets: nothing here copies object content into a finding except identity (apiVersion, kind, namespace, name,
@@ -93,7 +94,7 @@ export interface FindingContext {
   startedAt: string;
 }
 
-/** The findings of one verdict, in a stable order: errors, ratcheted, warnings, shadowed. */
+/** The findings of one verdict, in a stable order: errors, ratcheted, warnings, audits, shadowed. */
 export function findingsFromVerdict(verdict: Verdict, ctx: FindingContext): Finding[] {
   const out: Finding[] = [];
   const isTemplate = ctx.object.kind === "Template" && ctx.object.apiVersion.startsWith("template.openshift.io/");
@@ -122,6 +123,7 @@ export function findingsFromVerdict(verdict: Verdict, ctx: FindingContext): Find
     const templateLint = isTemplate && e.source.kind === "kubevirt" && e.evaluationError === true;
     out.push(fieldFinding(e, templateLint ? "template-annotation-failure" : "warning", ctx));
   }
+  for (const e of verdict.audits) out.push(fieldFinding(e, "audit", ctx));
   for (const e of verdict.shadowed) out.push(fieldFinding(e, "shadow", ctx));
   return out;
 }
@@ -131,10 +133,16 @@ function errorKey(e: FieldError): string {
 }
 
 function fieldFinding(e: FieldError, severity: FindingSeverity, ctx: FindingContext): Finding {
-  const rule: RuleRef = { family: e.source.kind, policy: e.source.policy };
-  if (e.source.rule !== undefined) rule.rule = e.source.rule;
+  const { kind, policy, rule: name, binding, param, index } = e.source;
+  const rule: RuleRef = { family: kind, policy };
+  if (name !== undefined) rule.rule = name;
+  if (binding !== undefined) rule.binding = binding;
+  if (param !== undefined) rule.param = param;
+  if (index !== undefined) rule.index = index;
+  // binding, param and index only when present: the ids of other families' findings stay what they were.
+  const admission = binding === undefined && param === undefined && index === undefined ? [] : [binding, param, index];
   const f: Finding = {
-    id: findingId([severity, e.source.kind, e.source.policy, e.source.rule, identityKey(ctx.ref), e.field, e.type]),
+    id: findingId([severity, kind, policy, name, ...admission, identityKey(ctx.ref), e.field, e.type]),
     severity,
     object: ctx.ref,
     location: ctx.location,

@@ -15,6 +15,7 @@ export const REPORT_KIND = "AuditReport";
 export const FINDING_SEVERITIES = [
   "violation",
   "warning",
+  "audit",
   "shadow",
   "template-annotation-failure",
   "policy-failure",
@@ -48,8 +49,14 @@ export interface RuleRef {
   family: RuleFamily | "tollgate" | "config" | "input";
   /** crd: CRD name; kubevirt: `<namespace>/<template>` or `vm-annotation`; declarative: `<group>/<version>.<Kind>`. */
   policy?: string;
-  /** CEL rule text, OpenAPI keyword, KubeVirt rule name, declarative tag. */
+  /** CEL rule text, OpenAPI keyword, KubeVirt rule name, declarative tag, Pod Security check id. */
   rule?: string;
+  /** admission-policy: the ValidatingAdmissionPolicyBinding. */
+  binding?: string;
+  /** admission-policy: the param object of the evaluation (`<namespace>/<name>`, or `<name>`). */
+  param?: string;
+  /** admission-policy: the index of the validation in `spec.validations`. */
+  index?: number;
 }
 
 export interface Finding {
@@ -90,6 +97,11 @@ export interface ObjectRecord {
   /** Whether the object has a `status`, and a `status.fieldErrors` (for the fielderrors.ndjson patches). */
   hasStatus?: boolean;
   hasFieldErrors?: boolean;
+  /**
+   * The audit annotations the admission plugins would record for the object's request, keyed as kube-apiserver's
+   * in-tree plugins record them (`pod-security.kubernetes.io/enforce-policy`...).
+   */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface Summary {
@@ -158,10 +170,10 @@ export interface AuditResult extends AuditRunHeader {
   findings: Spool<Finding>;
 }
 
-export type FailOn = "violation" | "warning" | "never";
+export type FailOn = "violation" | "warning" | "audit" | "never";
 
 /** Every `--fail-on` level. */
-export const FAIL_ON: readonly FailOn[] = ["violation", "warning", "never"];
+export const FAIL_ON: readonly FailOn[] = ["violation", "warning", "audit", "never"];
 
 /** `apiVersion/kind/namespace/name` (namespace empty for cluster-scoped objects). */
 export function identityKey(ref: ObjectRef): string {
@@ -180,11 +192,14 @@ export function locationText(l: Location): string {
 /**
  * Whether any finding counted in a summary reaches `--fail-on`: violations, input errors, template annotation
  * failures and error-severity policy failures count as violations; warnings and warning-severity policy failures as
+ * warnings; audit findings (only recorded by the API server) fail the run only at `audit`, which includes
  * warnings; shadowed findings never.
  */
 export function summaryReachesFailOn(s: Summary, failOn: FailOn): boolean {
   if (failOn === "never") return false;
   const f = s.findings;
   if (f.violation + f["input-error"] + f["template-annotation-failure"] + s.policyFailures.error > 0) return true;
-  return failOn === "warning" && f.warning + s.policyFailures.warning > 0;
+  if (failOn === "violation") return false;
+  if (f.warning + s.policyFailures.warning > 0) return true;
+  return failOn === "audit" && f.audit > 0;
 }

@@ -2,7 +2,7 @@
  * The scheduled auditor Lambda (serverless.yml: `functions/audit.handler`, an EventBridge `schedule` event). Its
  * input, the event itself (EventBridge `input`) or `event.detail`:
  *
- *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"never",
+ *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"audit"|"never",
  *     shard?: { size?, concurrency? } }
  *
  * Locations are local paths or s3:// URLs. The input and the `TOLLGATE_*` environment (TOLLGATE_S3_ENDPOINT,

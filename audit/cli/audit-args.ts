@@ -83,7 +83,10 @@ export function defineAuditCommand(
       "--policies-from-input",
       "also take CRDs, KubeVirt Templates and ValidatingAdmissionPolicies and bindings from the sources (the bundle wins)",
     )
-    .option("--fail-on <level>", "violation, warning or never (env TOLLGATE_FAIL_ON; default violation)")
+    .option(
+      "--fail-on <level>",
+      "violation, warning, audit (also audit findings: results the API server only records) or never (env TOLLGATE_FAIL_ON; default violation)",
+    )
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
     .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
     .option(

@@ -21,7 +21,7 @@ th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;verti
 th{background:#f6f8fa}
 td.n{text-align:right}
 .sev-violation,.sev-template-annotation-failure,.sev-input-error,.sev-policy-failure{color:#b42318;font-weight:600}
-.sev-warning{color:#9a6700}.sev-shadow{color:#57606a}
+.sev-warning{color:#9a6700}.sev-audit{color:#0969da}.sev-shadow{color:#57606a}
 .breakdowns{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem}
 input[type=search]{width:100%;max-width:40rem;padding:.4rem;font:inherit}
 code{font-size:.9em;word-break:break-all}
@@ -54,6 +54,16 @@ export const htmlWriter: ReportWriter = {
 
 function card(label: string, value: number | string, id?: string): string {
   return `<div class="card"${id === undefined ? "" : ` id="${h(id)}"`}><b>${h(String(value))}</b>${h(label)}</div>`;
+}
+
+/** An admission policy's binding, param and validation index, when the finding has them. */
+function bindingText(f: Finding): string {
+  const { binding, param, index } = f.rule;
+  const parts: string[] = [];
+  if (binding !== undefined) parts.push(`binding <code>${h(binding)}</code>`);
+  if (param !== undefined) parts.push(`param <code>${h(param)}</code>`);
+  if (index !== undefined) parts.push(`validation ${index}`);
+  return parts.length === 0 ? "" : `<br>${parts.join(", ")}`;
 }
 
 type Key = (f: Finding) => string | undefined;
@@ -101,7 +111,7 @@ function objectText(f: Finding): string {
 }
 
 function rowOf(f: Finding): string {
-  return `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`;
+  return `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}${bindingText(f)}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`;
 }
 
 /** One pass for the breakdowns, one for the table's first {@link HTML_MAX_ROWS} rows. */
@@ -122,6 +132,7 @@ export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): As
     card("input errors", s.inputErrors),
     card("violations", s.findings.violation, "total-violations"),
     card("warnings", s.findings.warning),
+    card("audit findings", s.findings.audit),
     card("policy failures", s.policyFailures.error + s.policyFailures.warning),
   ];
   if (s.grandfathered + s.blocking > 0) {

@@ -1,7 +1,7 @@
 /**
  * junit.xml, for CI systems: one test suite per file (or archive member), one test case per document. A case fails
  * with the object's violations (one `<failure>` each), errors for a document that cannot be read, and is skipped
- * when no policy covers its kind. Warnings and shadowed results go to `<system-out>`. Policy failures are a suite of
+ * when no policy covers its kind. Warnings, audit findings and shadowed results go to `<system-out>`. Policy failures are a suite of
  * their own.
  */
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";

@@ -17,6 +17,8 @@ const RESULT: Record<FindingSeverity, Result> = {
   violation: "fail",
   "template-annotation-failure": "fail",
   warning: "warn",
+  // Recorded by the API server, not returned to the client: still a result that says the rule is not met.
+  audit: "warn",
   shadow: "skip",
   "policy-failure": "error",
   "input-error": "error",
@@ -28,6 +30,7 @@ const SEVERITY: Record<FindingSeverity, string> = {
   "policy-failure": "high",
   "input-error": "medium",
   warning: "medium",
+  audit: "low",
   shadow: "info",
 };
 
@@ -78,6 +81,9 @@ function resultOf(f: Finding, seconds: number): Record<string, unknown> {
   if (f.field !== undefined) props.field = f.field;
   if (f.ratchet !== undefined) props.ratchet = f.ratchet;
   if (f.owner !== undefined) props.owner = f.owner;
+  if (f.rule.binding !== undefined) props.binding = f.rule.binding;
+  if (f.rule.param !== undefined) props.param = f.rule.param;
+  if (f.rule.index !== undefined) props.index = String(f.rule.index);
   if (f.location !== undefined) props.location = locationOf(f);
   r.properties = props;
   return r;

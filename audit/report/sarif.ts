@@ -13,6 +13,7 @@ const LEVEL: Record<FindingSeverity, "error" | "warning" | "note"> = {
   "input-error": "error",
   "policy-failure": "error",
   warning: "warning",
+  audit: "note",
   shadow: "note",
 };
 
@@ -128,5 +129,8 @@ function propertiesOf(f: Finding): Record<string, unknown> {
   if (f.field !== undefined) p.field = f.field;
   if (f.type !== undefined) p.type = f.type;
   if (f.owner !== undefined) p.owner = f.owner;
+  if (f.rule.binding !== undefined) p.binding = f.rule.binding;
+  if (f.rule.param !== undefined) p.param = f.rule.param;
+  if (f.rule.index !== undefined) p.index = f.rule.index;
   return p;
 }

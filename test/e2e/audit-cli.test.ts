@@ -89,7 +89,7 @@ describe("tollgate audit", () => {
     {
       name: "a bad --fail-on",
       args: ["audit", "-b", BUNDLE, "--fail-on", "sometimes", CURRENT],
-      message: 'error: --fail-on must be one of violation, warning, never, not "sometimes"',
+      message: 'error: --fail-on must be one of violation, warning, audit, never, not "sometimes"',
     },
     {
       name: "an unknown format",

@@ -248,7 +248,7 @@ describe("audit input validation", () => {
     [{ ...valid, sources: ["a", 3] }, "audit input: sources[1] must be a non-empty string (a local path or s3:// URL)"],
     [
       { ...valid, failOn: "sometimes" },
-      'audit input: failOn must be one of violation, warning, never, not "sometimes"',
+      'audit input: failOn must be one of violation, warning, audit, never, not "sometimes"',
     ],
     [{ sources: ["a"], out: "o" }, "audit input: bundle is required (a local path or s3:// URL)"],
     [{ ...valid, out: "" }, "audit input: out must be a non-empty string (a local path or s3:// URL)"],
@@ -275,7 +275,7 @@ describe("audit input validation", () => {
       new Error("audit input: sources is required (a non-empty array of locations)"),
     );
     await expect(handler({ sources: [EXPORT], bundle: POLICIES, out, failOn: "sometimes" })).rejects.toThrow(
-      new Error('audit input: failOn must be one of violation, warning, never, not "sometimes"'),
+      new Error('audit input: failOn must be one of violation, warning, audit, never, not "sometimes"'),
     );
     expect(logger.lines.map((l) => [l.level, l.message, l.attributes.error])).toEqual([
       ["error", "audit failed", "Error"],

@@ -76,7 +76,7 @@ describe("resolveAuditConfig", () => {
     {
       options: { bundle: "b", failOn: "always" },
       env: {},
-      message: '--fail-on must be one of violation, warning, never, not "always"',
+      message: '--fail-on must be one of violation, warning, audit, never, not "always"',
     },
     {
       options: { bundle: "b", maxJsonBytes: "1Ti" },

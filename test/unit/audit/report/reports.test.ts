@@ -15,6 +15,7 @@ import { renderPolicyReports } from "../../../../audit/report/policy-report.js";
 import { textOf } from "../../../../audit/report/stream.js";
 import { parseDocuments } from "../../../../lib/index.js";
 import { auditFixture } from "../audit-fixture.js";
+import { type Schema, validateSchema } from "./json-schema.js";
 
 const compareWith = previousReportOf("20261121T021500Z", [
   { id: "597602c4cdae2589", severity: "violation" as const, message: "old", firstSeen: "2026-01-01T00:00:00.000Z" },
@@ -207,61 +208,3 @@ describe("escaping", () => {
     expect(csvCell(input)).toBe(csv);
   });
 });
-
-/** The subset of JSON Schema 2020-12 that report.schema.json uses. */
-interface Schema {
-  type?: string;
-  const?: unknown;
-  enum?: unknown[];
-  required?: string[];
-  properties?: Record<string, Schema>;
-  additionalProperties?: boolean | Schema;
-  items?: Schema;
-  pattern?: string;
-  minimum?: number;
-  $ref?: string;
-  $defs?: Record<string, Schema>;
-}
-
-function validateSchema(schema: Schema, value: unknown, root: Schema, path = "$"): string[] {
-  if (schema.$ref !== undefined) {
-    const name = schema.$ref.replace("#/$defs/", "");
-    return validateSchema(root.$defs![name]!, value, root, path);
-  }
-  const errors: string[] = [];
-  if (schema.const !== undefined && value !== schema.const) errors.push(`${path}: not ${String(schema.const)}`);
-  if (schema.enum !== undefined && !schema.enum.includes(value)) errors.push(`${path}: not in enum`);
-  const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
-  if (schema.type !== undefined) {
-    const ok =
-      schema.type === "integer"
-        ? Number.isInteger(value)
-        : schema.type === "number"
-          ? type === "number"
-          : type === schema.type;
-    if (!ok) return [...errors, `${path}: not ${schema.type}`];
-  }
-  if (schema.pattern !== undefined && typeof value === "string" && !new RegExp(schema.pattern).test(value)) {
-    errors.push(`${path}: does not match ${schema.pattern}`);
-  }
-  if (schema.minimum !== undefined && typeof value === "number" && value < schema.minimum)
-    errors.push(`${path}: < min`);
-  if (type === "object") {
-    const o = value as Record<string, unknown>;
-    for (const r of schema.required ?? []) if (!(r in o)) errors.push(`${path}: missing ${r}`);
-    for (const [k, v] of Object.entries(o)) {
-      const sub = schema.properties?.[k];
-      if (sub !== undefined) errors.push(...validateSchema(sub, v, root, `${path}.${k}`));
-      else if (schema.additionalProperties === false) errors.push(`${path}: unexpected ${k}`);
-      else if (typeof schema.additionalProperties === "object") {
-        errors.push(...validateSchema(schema.additionalProperties, v, root, `${path}.${k}`));
-      }
-    }
-  }
-  if (type === "array" && schema.items !== undefined) {
-    (value as unknown[]).forEach((v, i) => {
-      errors.push(...validateSchema(schema.items!, v, root, `${path}[${i}]`));
-    });
-  }
-  return errors;
-}
