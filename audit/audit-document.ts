@@ -82,6 +82,8 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
     ? "invalid"
     : "valid";
   if (Object.keys(verdict.auditAnnotations).length > 0) record.auditAnnotations = verdict.auditAnnotations;
+  const podSecurity = verdict.checkedAgainst?.filter((c) => c.family === "pod-security").map((c) => c.policy);
+  if (podSecurity !== undefined && podSecurity.length > 0) record.podSecurity = podSecurity;
   const status = object.status;
   if (typeof status === "object" && status !== null) {
     record.hasStatus = true;

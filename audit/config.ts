@@ -19,10 +19,11 @@
  * | TOLLGATE_AS             | as               | tollgate-audit (the user of each object's synthetic request) |
  * | TOLLGATE_AS_GROUPS      | asGroups         | system:authenticated (its groups, comma-separated) |
  * | TOLLGATE_S3_TIMEOUT     | (none)           | 30s: how long one S3 request may stay silent before it is retried (3 attempts) |
+ * | TOLLGATE_POD_SECURITY   | podSecurity      | none (each namespace's own Pod Security levels) |
  *
  * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
-import type { UserInfo } from "#lib";
+import { parsePodSecurityLevel, type UserInfo } from "#lib";
 import { ConfigError } from "#lib/errors.js";
 import type { S3Options } from "#lib/storage";
 import { FAIL_ON, type FailOn } from "./model.js";
@@ -56,6 +57,8 @@ export interface AuditOptions {
   as?: string;
   /** Its groups. */
   asGroups?: readonly string[];
+  /** `<level>[:<version>]`: the what-if Pod Security enforce level. */
+  podSecurity?: string;
 }
 
 export interface ResolvedAuditConfig {
@@ -87,6 +90,11 @@ export interface ResolvedAuditConfig {
    * see as `request.userInfo` and ask their authorizer about.
    */
   user: Readonly<UserInfo>;
+  /**
+   * `<level>:<version>` (`restricted:latest`): every Pod and workload is evaluated as if its namespace enforced this
+   * Pod Security level ("what would break"); lib's BundleOptions.podSecurity.enforce. Absent: the namespaces' own.
+   */
+  podSecurity?: string;
   toolVersion: string;
 }
 
@@ -145,6 +153,8 @@ export function resolveAuditConfig(
   if (previous !== undefined) config.previous = previous;
   const compareWith = text(options.compareWith);
   if (compareWith !== undefined) config.compareWith = compareWith;
+  const podSecurity = text(options.podSecurity) ?? text(env.TOLLGATE_POD_SECURITY);
+  if (podSecurity !== undefined) config.podSecurity = podSecurityLevel(podSecurity);
   return Object.freeze(config);
 }
 
@@ -158,6 +168,17 @@ function auditUser(options: AuditOptions, env: Env): Readonly<UserInfo> {
         ? commaList(fromEnv)
         : [...DEFAULT_AUDIT_GROUPS];
   return Object.freeze({ username, groups: Object.freeze(groups) as string[] });
+}
+
+/** `<level>[:<version>]` as `<level>:<version>` (the version `latest` when left out). */
+function podSecurityLevel(raw: string): string {
+  const parsed = parsePodSecurityLevel(raw);
+  if (typeof parsed === "string") {
+    throw new ConfigError(
+      `--pod-security must be <level>[:<version>] (privileged, baseline or restricted; latest or v1.x): ${parsed}`,
+    );
+  }
+  return `${parsed.level}:${parsed.version.text}`;
 }
 
 function concurrencyOf(raw: string | undefined): number {

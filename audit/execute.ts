@@ -6,9 +6,10 @@
  */
 import { ConfigError } from "#lib";
 import { isS3Url } from "#lib/storage";
+import { withAuditState } from "./cluster-state.js";
 import type { ResolvedAuditConfig } from "./config.js";
 import { type AuditResult, type AuditRunHeader, summaryReachesFailOn } from "./model.js";
-import { loadPolicies } from "./policies.js";
+import { loadPolicies, loadPolicySource } from "./policies.js";
 import { disposeResult } from "./recorder.js";
 import { renderReports } from "./report/index.js";
 import { type AuditConfig, type AuditProgress, runAudit } from "./run.js";
@@ -66,7 +67,12 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
   const result = await withSources(opened, async (all) => {
     const sources = all.slice(0, config.sources.length);
     const previous = all[config.sources.length];
-    const loaded = await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3);
+    const loaded = await withAuditState(
+      await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3),
+      sources,
+      config.podSecurity === undefined ? {} : { podSecurity: config.podSecurity },
+      loadPolicySource,
+    );
     policiesFromInput = loaded.policiesFromInput;
     const compareWith =
       config.compareWith === undefined

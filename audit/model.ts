@@ -102,6 +102,8 @@ export interface ObjectRecord {
    * in-tree plugins record them (`pod-security.kubernetes.io/enforce-policy`...).
    */
   auditAnnotations?: Record<string, string>;
+  /** The Pod Security level-versions (`restricted:latest`) a Pod or a workload's pod template was checked at. */
+  podSecurity?: string[];
 }
 
 export interface Summary {
@@ -121,6 +123,11 @@ export interface Summary {
   grandfathered: number;
   blocking: number;
   policyFailures: { error: number; warning: number };
+  /**
+   * Pods and workloads (objects with a pod template) checked per Pod Security level-version (`restricted:latest`),
+   * when any was: "what would break" counts them at the what-if level.
+   */
+  podSecurity?: Record<string, { pods: number; workloads: number }>;
   durationMs: number;
   objectsPerSecond: number;
 }

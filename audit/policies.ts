@@ -11,6 +11,7 @@
  */
 import {
   type BundleFile,
+  type BundleOptions,
   loadBundle,
   type PolicySet,
   parseDocuments,
@@ -30,8 +31,16 @@ export interface LoadedPolicies {
   source: PolicySource;
 }
 
-/** What a policy set was compiled from: a bundle location, or the files (bundle and input policies) given to it. */
-export type PolicySource = { bundle: string; s3?: S3Options } | { files: BundleFile[] };
+/**
+ * What a policy set was compiled from: a bundle location, or the files (bundle and input policies) given to it, and
+ * the options it was compiled with (audit/cluster-state.ts: the input's Namespaces, the what-if Pod Security level).
+ */
+export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: BundleFile[] }) & {
+  options?: PolicySourceOptions;
+};
+
+/** The BundleOptions of an audit beyond the bundle itself. */
+export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity">;
 
 /**
  * The policy set of a {@link PolicySource}: the same digest as the set it describes. Compiled eagerly, as the main
@@ -39,8 +48,10 @@ export type PolicySource = { bundle: string; s3?: S3Options } | { files: BundleF
  * differently (measured by test/unit/audit/workers.test.ts on test/fixtures/audit/bundle/broken-crd.yaml).
  */
 export function loadPolicySource(source: PolicySource): Promise<PolicySet> {
-  if ("files" in source) return loadBundle(source.files);
-  return source.s3 === undefined ? loadBundle(source.bundle) : loadBundle(source.bundle, { s3: source.s3 });
+  const options: BundleOptions = { ...source.options };
+  if ("files" in source) return loadBundle(source.files, options);
+  if (source.s3 !== undefined) options.s3 = source.s3;
+  return loadBundle(source.bundle, options);
 }
 
 /**

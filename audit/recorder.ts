@@ -165,6 +165,15 @@ class SummaryCounter {
         s.inputErrors++;
         break;
     }
+    if (o.podSecurity !== undefined) {
+      const what = o.object?.kind === "Pod" ? "pods" : "workloads";
+      s.podSecurity ??= {};
+      for (const lv of o.podSecurity) {
+        const counts = s.podSecurity[lv] ?? { pods: 0, workloads: 0 };
+        counts[what]++;
+        s.podSecurity[lv] = counts;
+      }
+    }
   }
 
   addFinding(f: Finding): void {

@@ -30,11 +30,12 @@ import { Readable } from "node:stream";
 import pLimit from "p-limit";
 import { ConfigError } from "#lib";
 import { type BlobStore, openLocation, type S3Options } from "#lib/storage";
+import { namespacesOf } from "./cluster-state.js";
 import type { PreviousReport } from "./compare.js";
 import type { ResolvedAuditConfig } from "./config.js";
 import { publishRun, sourceOptionsOf, withSources } from "./execute.js";
 import type { AuditResult, AuditRun, AuditRunHeader, FailOn, Finding } from "./model.js";
-import { loadPolicies } from "./policies.js";
+import { loadPolicies, loadPolicySource, type PolicySourceOptions } from "./policies.js";
 import { disposeResult, RunRecorder, runIdOf } from "./recorder.js";
 import { reportJson } from "./report/json.js";
 import { runAudit } from "./run.js";
@@ -67,6 +68,13 @@ export interface ShardInput {
   out: string;
   previous?: string;
   failOn?: FailOn;
+  /** `<level>:<version>`: the what-if Pod Security enforce level. */
+  podSecurity?: string;
+  /**
+   * The Namespaces of the whole input (their name and labels), when an admission family needs them: a shard reads
+   * only its parts, and a pod's namespace may be in another shard's.
+   */
+  namespaces?: Record<string, unknown>[];
 }
 
 /** What a shard invocation returns. */
@@ -164,6 +172,28 @@ async function withStore<T>(
   }
 }
 
+/**
+ * The Namespaces the shards need (name and labels only, to keep the invocations small), when the bundle enables an
+ * admission family or the what-if level is given; undefined otherwise.
+ */
+async function shardNamespaces(config: Readonly<ResolvedAuditConfig>): Promise<Record<string, unknown>[] | undefined> {
+  if (config.podSecurity === undefined) {
+    const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    if (!loaded.policySet.families.some((f) => f.stage === "admission")) return undefined;
+  }
+  const open = config.sources.map((s) => () => openSource(s, sourceOptionsOf(config), { s3: config.s3 }));
+  const all = await withSources(open, (sources) => namespacesOf(sources));
+  return all.map((ns) => {
+    const meta = (typeof ns.metadata === "object" && ns.metadata !== null ? ns.metadata : {}) as Record<
+      string,
+      unknown
+    >;
+    const metadata: Record<string, unknown> = { name: meta.name };
+    if (meta.labels !== undefined) metadata.labels = meta.labels;
+    return { apiVersion: "v1", kind: "Namespace", metadata };
+  });
+}
+
 /** Runs one shard: audits its parts (no comparison, no reports) and writes the partial run. */
 export async function runShard(input: ShardInput, config: Readonly<ResolvedAuditConfig>): Promise<ShardResult> {
   const options = sourceOptionsOf(config);
@@ -175,7 +205,12 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
   const run = await withSources(open, async (all) => {
     const sources = all.slice(0, input.parts.length);
     const previous = all[input.parts.length];
+    const options: PolicySourceOptions = {};
+    if (input.namespaces !== undefined) options.clusterState = input.namespaces;
+    if (input.podSecurity !== undefined) options.podSecurity = { enforce: input.podSecurity };
     const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    const policySet =
+      Object.keys(options).length === 0 ? loaded.policySet : await loadPolicySource({ ...loaded.source, options });
     return runAudit(
       {
         sources,
@@ -187,7 +222,7 @@ export async function runShard(input: ShardInput, config: Readonly<ResolvedAudit
         toolVersion: config.toolVersion,
         ...(previous !== undefined && { previous }),
       },
-      loaded.policySet,
+      policySet,
     );
   });
   const partial = partialLocation(input.out, input.shardOf.runId, input.shardOf.index);
@@ -283,7 +318,8 @@ export async function coordinate(
     openSource(spec, DEFAULT_SOURCE_OPTIONS, { s3: config.s3 }),
   );
   if (plan.length === 0) throw new ConfigError("sharded audit: the sources have no document files or objects");
-  const partials = await invokeShards(plan, runIdOf(start), config, options);
+  const namespaces = await shardNamespaces(config);
+  const partials = await invokeShards(plan, runIdOf(start), config, { ...options, namespaces });
 
   const compareWith = await readLatestReport(config.out, { s3: config.s3 });
   const result = await mergeRuns(
@@ -316,7 +352,7 @@ async function invokeShards(
   plan: readonly ShardPart[][],
   runId: string,
   config: Readonly<ResolvedAuditConfig>,
-  options: CoordinatorOptions,
+  options: CoordinatorOptions & { namespaces: Record<string, unknown>[] | undefined },
 ): Promise<string[]> {
   const limit = pLimit(options.shard.concurrency ?? DEFAULT_SHARD_CONCURRENCY);
   const results = await Promise.allSettled(
@@ -329,6 +365,8 @@ async function invokeShards(
           out: config.out,
           failOn: config.failOn,
           ...(config.previous !== undefined && { previous: config.previous }),
+          ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
+          ...(options.namespaces !== undefined && { namespaces: options.namespaces }),
         };
         const result = await options.invoke(input);
         const partial = (result as Partial<ShardResult> | null)?.partial;

@@ -3,6 +3,7 @@
  * input, the event itself (EventBridge `input`) or `event.detail`:
  *
  *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"audit"|"never",
+ *     podSecurity?: "<level>[:<version>]",
  *     shard?: { size?, concurrency? } }
  *
  * Locations are local paths or s3:// URLs. The input and the `TOLLGATE_*` environment (TOLLGATE_S3_ENDPOINT,
@@ -34,7 +35,7 @@ import { toolVersion } from "../audit/version.js";
 import { lambdaInvoker } from "./audit-shards.js";
 import { createLogger, errorName, type FunctionLogger } from "./logger.js";
 
-const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "shard"] as const;
+const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "podSecurity", "shard"] as const;
 const SHARD_FIELDS = ["size", "concurrency"] as const;
 
 /** The validated input of one run. */
@@ -44,6 +45,8 @@ export interface AuditInput {
   out: string;
   previous?: string;
   failOn?: FailOn;
+  /** `<level>[:<version>]`: the what-if Pod Security enforce level (`tollgate audit --pod-security`). */
+  podSecurity?: string;
   /** Sharded mode (audit/shards.ts): this run coordinates one invocation of the function per shard. */
   shard?: ShardOptions;
 }
@@ -98,7 +101,7 @@ export function parseAuditInput(event: unknown): AuditInput {
       `audit input: unknown field ${unknown.map((k) => JSON.stringify(k)).join(", ")} (allowed: ${INPUT_FIELDS.join(", ")})`,
     );
   }
-  const { sources, bundle, out, previous, failOn } = input;
+  const { sources, bundle, out, previous, failOn, podSecurity } = input;
   if (sources === undefined) throw new Error("audit input: sources is required (a non-empty array of locations)");
   if (!Array.isArray(sources) || sources.length === 0) {
     throw new Error("audit input: sources must be a non-empty array of locations");
@@ -117,6 +120,11 @@ export function parseAuditInput(event: unknown): AuditInput {
       throw new Error(`audit input: failOn must be one of ${FAIL_ON.join(", ")}, not ${JSON.stringify(failOn)}`);
     }
     result.failOn = failOn as FailOn;
+  }
+  if (podSecurity !== undefined) {
+    if (typeof podSecurity !== "string")
+      throw new Error("audit input: podSecurity must be a string: <level>[:<version>]");
+    result.podSecurity = podSecurity;
   }
   if (input.shard !== undefined) result.shard = parseShardOptions(input.shard);
   return result;
@@ -145,7 +153,7 @@ function positiveInt(v: unknown, field: string, max: number): number {
 
 /** A shard invocation's input (sent by a coordinator, so checked for shape, not for friendly messages). */
 function parseShardInput(event: Record<string, unknown>): ShardInput {
-  const { shardOf, parts, bundle, out, previous, failOn } = event;
+  const { shardOf, parts, bundle, out, previous, failOn, podSecurity, namespaces } = event;
   const ok =
     isRecord(shardOf) &&
     typeof shardOf.runId === "string" &&
@@ -176,6 +184,16 @@ function parseShardInput(event: Record<string, unknown>): ShardInput {
     }
     input.failOn = failOn as FailOn;
   }
+  if (podSecurity !== undefined) {
+    if (typeof podSecurity !== "string") throw new Error("shard input: podSecurity must be a string");
+    input.podSecurity = podSecurity;
+  }
+  if (namespaces !== undefined) {
+    if (!Array.isArray(namespaces) || !namespaces.every(isRecord)) {
+      throw new Error("shard input: namespaces must be an array of Namespace objects");
+    }
+    input.namespaces = namespaces;
+  }
   return input;
 }
 
@@ -201,12 +219,12 @@ const PACKAGE_JSON = new URL("../package.json", import.meta.url);
 
 /** The audit configuration of a run's input, resolved as `tollgate audit` resolves its flags. */
 function resolveConfig(
-  input: Pick<AuditInput, "sources" | "bundle" | "out" | "previous" | "failOn">,
+  input: Pick<AuditInput, "sources" | "bundle" | "out" | "previous" | "failOn" | "podSecurity">,
   env: Env,
 ): Readonly<ResolvedAuditConfig> {
-  const { sources, bundle, out, previous, failOn } = input;
+  const { sources, bundle, out, previous, failOn, podSecurity } = input;
   try {
-    return resolveAuditConfig({ sources, bundle, out, previous, failOn }, env, toolVersion(PACKAGE_JSON));
+    return resolveAuditConfig({ sources, bundle, out, previous, failOn, podSecurity }, env, toolVersion(PACKAGE_JSON));
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(`audit input: ${err.message}`, { cause: err });
     throw err;
@@ -222,6 +240,7 @@ export function createAuditHandler(options: AuditHandlerOptions = {}): AuditHand
     const input = parseShardInput(event);
     try {
       const config = resolveConfig({ ...input, sources: input.parts.map((p) => p.source) }, env);
+      // The coordinator resolved the what-if level already (resolveConfig checked it again).
       const result = await runShard(input, config);
       logger.info("audit shard finished", { ...input.shardOf, parts: input.parts.length });
       return result;

@@ -29,6 +29,7 @@ export { notAnObject } from "./objects/document.js";
 export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";
 export { unwrapList } from "./objects/list.js";
 export { stableJson } from "./objects/stable-json.js";
+export { parseLevelVersion as parsePodSecurityLevel } from "./pod-security/family.js";
 export {
   type AuthorizationAttributes,
   type AuthorizationDecision,
@@ -49,6 +50,7 @@ export type {
   GroupVersionKind,
   GroupVersionResource,
   Operation,
+  PodSecurityOptions,
   PolicyFailure,
   PolicyNote,
   PolicySet,

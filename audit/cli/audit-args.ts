@@ -106,6 +106,10 @@ export function defineAuditCommand(
       "--workers <n|auto>",
       "worker threads that decode and validate: auto (default: one per core but one, at most 8, for inputs of 4 MiB of YAML or 20 MiB of JSON and more), or a number (0 or 1: one thread); not with --previous (env TOLLGATE_WORKERS)",
     )
+    .option(
+      "--pod-security <level[:version]>",
+      "what would break: evaluate every Pod and workload as if its namespace enforced this Pod Security level (restricted, baseline:v1.30; env TOLLGATE_POD_SECURITY)",
+    )
     .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
     .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")
     .option("--no-s3-path-style", "virtual-hosted S3 addressing (bucket.endpoint), even with --s3-endpoint")
@@ -131,6 +135,7 @@ export function defineAuditCommand(
         workers: str(opts.workers),
         s3Endpoint: str(opts.s3Endpoint),
         s3PathStyle: typeof opts.s3PathStyle === "boolean" ? opts.s3PathStyle : undefined,
+        podSecurity: str(opts.podSecurity),
       };
       onParsed(resolveAuditConfig(options, env, version));
     });

@@ -56,6 +56,19 @@ function card(label: string, value: number | string, id?: string): string {
   return `<div class="card"${id === undefined ? "" : ` id="${h(id)}"`}><b>${h(String(value))}</b>${h(label)}</div>`;
 }
 
+/** Pods and workloads checked per Pod Security level, when any were. */
+function podSecurityTable(s: AuditResult["summary"]): string {
+  if (s.podSecurity === undefined) return "";
+  const rows = Object.entries(s.podSecurity)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(
+      ([lv, c]) =>
+        `<tr><td><code>${h(lv)}</code></td><td class="n">${c.pods}</td><td class="n">${c.workloads}</td></tr>`,
+    )
+    .join("\n");
+  return `\n<h2>Pod Security</h2>\n<table id="pod-security"><thead><tr><th>level</th><th>pods checked</th><th>workloads checked</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
 /** An admission policy's binding, param and validation index, when the finding has them. */
 function bindingText(f: Finding): string {
   const { binding, param, index } = f.rule;
@@ -161,7 +174,7 @@ export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): As
 <h1>tollgate audit ${h(run.runId)}</h1>
 <p class="meta">Started ${h(run.startedAt)}, finished ${h(run.finishedAt)}. Bundle <code>${h(run.bundle.source)}</code> (${run.bundle.kinds} kinds, <code>${h(run.bundle.digest)}</code>${run.bundle.policiesFromInput > 0 ? `, plus ${run.bundle.policiesFromInput} policies from the input` : ""}). Sources: ${run.sources.map((x) => `<code>${h(x)}</code>`).join(", ")}${run.previous === undefined ? "" : `; previous snapshot <code>${h(run.previous)}</code>`}.</p>
 <h2>Totals</h2>
-<div class="cards">${cards.join("")}</div>
+<div class="cards">${cards.join("")}</div>${podSecurityTable(s)}
 <h2>Trend</h2>
 ${trend}
 <h2>Breakdowns</h2>

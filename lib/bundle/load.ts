@@ -100,7 +100,7 @@ async function compileFamilies(
     for (const c of compilers) {
       if (c.stage !== stage || !config.families[c.family]) continue;
       try {
-        const ctx: FamilyCompileContext = { config, compile, cluster, resources };
+        const ctx: FamilyCompileContext = { config, options, compile, cluster, resources };
         if (stage === "admission") {
           if (options.authorizer !== undefined) ctx.authorizer = options.authorizer;
           const schemaFamilies = policies.filter((p) => p.schemaOf !== undefined);

@@ -54,6 +54,12 @@ export interface AdmissionContext {
   namespace(name: string): NamespaceLookup;
   /** The pods of a namespace (checked when a namespace's enforce level tightens). */
   pods(namespace: string): readonly Record<string, unknown>[];
+  /**
+   * The what-if enforce level (BundleOptions.podSecurity.enforce): every namespace enforces it, a workload's template
+   * too (its failures are denials without a Status of their own), and a namespace that cannot be found is taken as
+   * unlabelled.
+   */
+  enforceOverride?: LevelVersion;
 }
 
 /** A metav1.Status of a denial. */
@@ -83,6 +89,8 @@ export interface PodSecurityResponse {
   auditAnnotations: Record<string, string>;
   /** Every mode whose evaluation found violations. */
   evaluations: ModeViolations[];
+  /** The level-versions the pod (template) was checked at, privileged excepted, in the order evaluated. */
+  checked: LevelVersion[];
   /** A Namespace request with invalid Pod Security labels: the 422 Invalid field errors. */
   invalid?: FieldError[];
   /** A value of the wrong type in the object (or the old object). */
@@ -104,7 +112,7 @@ const IGNORED_POD_SUBRESOURCES = new Set([
 ]);
 
 function allowed(annotations: Record<string, string> = {}): PodSecurityResponse {
-  return { allowed: true, warnings: [], auditAnnotations: annotations, evaluations: [] };
+  return { allowed: true, warnings: [], auditAnnotations: annotations, evaluations: [], checked: [] };
 }
 
 function exempt(reason: "namespace" | "user" | "runtimeClass"): PodSecurityResponse {
@@ -179,7 +187,16 @@ export function createAdmission(ctx: AdmissionContext) {
   const exemptUser = (user: string) => user !== "" && config.exemptions.usernames.has(user);
   const exemptRuntimeClass = (rc: string | undefined) =>
     rc !== undefined && rc !== "" && config.exemptions.runtimeClasses.has(rc);
-  const policyOf = (labels: Readonly<Record<string, string>>) => policyToEvaluate(labels, config.defaults);
+  /** The namespace policy, with the what-if enforce level over it. */
+  const policyOf = (labels: Readonly<Record<string, string>>) => {
+    const p = policyToEvaluate(labels, config.defaults);
+    return ctx.enforceOverride === undefined ? p : { ...p, policy: { ...p.policy, enforce: ctx.enforceOverride } };
+  };
+  /** The namespace lookup; under the what-if level, a namespace that cannot be found is unlabelled. */
+  const lookup = (name: string): NamespaceLookup => {
+    const ns = ctx.namespace(name);
+    return "error" in ns && ctx.enforceOverride !== undefined ? { labels: {} } : ns;
+  };
 
   /** EvaluatePod: the enforce (when `enforce`), audit and warn evaluations of one pod(-like) object. */
   function evaluatePod(
@@ -200,12 +217,17 @@ export function createAdmission(ctx: AdmissionContext) {
       if (hit !== undefined) return hit.violations;
       const violations = evaluator.evaluate(lv, pod);
       cache.push({ lv, violations });
+      if (lv.level !== "privileged") response.checked.push(lv);
       return violations;
     };
     if (enforce) {
       annotations[ANNOTATION_KEYS.enforcePolicy] = policyName(policy.enforce);
       const v = evaluate(policy.enforce);
-      if (v.length > 0) {
+      if (v.length > 0 && attrs.resource !== "pods") {
+        // A workload's template under the what-if enforce level: denied, without a Status the API server never gives.
+        response.allowed = false;
+        response.evaluations.push({ mode: "enforce", policy: policy.enforce, violations: v });
+      } else if (v.length > 0) {
         response.allowed = false;
         const err = `violates PodSecurity ${goQuote(policyName(policy.enforce))}: ${forbiddenDetail(v)}`;
         const details: NonNullable<PodSecurityStatus["details"]> = { kind: attrs.resource };
@@ -252,7 +274,7 @@ export function createAdmission(ctx: AdmissionContext) {
     if (IGNORED_POD_SUBRESOURCES.has(attrs.subresource)) return allowed();
     if (exemptNamespace(attrs.namespace)) return exempt("namespace");
     if (exemptUser(attrs.username)) return exempt("user");
-    const ns = ctx.namespace(attrs.namespace);
+    const ns = lookup(attrs.namespace);
     if ("error" in ns) {
       const err = `failed to lookup namespace ${goQuote(attrs.namespace)}`;
       const status: PodSecurityStatus = {
@@ -286,7 +308,7 @@ export function createAdmission(ctx: AdmissionContext) {
     if (attrs.subresource !== "") return allowed();
     if (exemptNamespace(attrs.namespace)) return exempt("namespace");
     if (exemptUser(attrs.username)) return exempt("user");
-    const ns = ctx.namespace(attrs.namespace);
+    const ns = lookup(attrs.namespace);
     if ("error" in ns) {
       const r = allowed({
         [ANNOTATION_KEYS.error]: `failed to lookup namespace ${goQuote(attrs.namespace)}: ${ns.error}`,
@@ -294,7 +316,8 @@ export function createAdmission(ctx: AdmissionContext) {
       return { ...r, lookupError: ns.error };
     }
     const { policy, errors } = policyOf(ns.labels);
-    if (errors.length === 0 && policy.warn.level === "privileged" && policy.audit.level === "privileged") {
+    const whatIf = ctx.enforceOverride !== undefined;
+    if (!whatIf && errors.length === 0 && policy.warn.level === "privileged" && policy.audit.level === "privileged") {
       return allowed();
     }
     const pod = readPod(attrs.object, attrs.kind);
@@ -303,7 +326,7 @@ export function createAdmission(ctx: AdmissionContext) {
     }
     // A controller whose pod template is optional and absent is not evaluated.
     if (pod === undefined) return allowed();
-    return evaluatePod(policy, errors, pod, attrs, false);
+    return evaluatePod(policy, errors, pod, attrs, whatIf);
   }
 
   function validateNamespace(attrs: PodSecurityAttributes): PodSecurityResponse {
@@ -317,7 +340,8 @@ export function createAdmission(ctx: AdmissionContext) {
       };
     }
     const labels = labelsOf(attrs.object);
-    const next = policyOf(labels);
+    // Namespace requests are judged on their own labels (the what-if level is about pods and templates).
+    const next = policyToEvaluate(labels, config.defaults);
     const invalidResponse = (): PodSecurityResponse => ({
       ...allowed(),
       allowed: false,
@@ -334,7 +358,7 @@ export function createAdmission(ctx: AdmissionContext) {
       if (exemptNamespace(attrs.namespace)) return exemptWarning();
       return allowed();
     }
-    const old = policyOf(attrs.oldObject === undefined ? {} : labelsOf(attrs.oldObject));
+    const old = policyToEvaluate(attrs.oldObject === undefined ? {} : labelsOf(attrs.oldObject), config.defaults);
     if (next.errors.length > 0 && (old.errors.length === 0 || !sameLabelErrors(next.errors, old.errors))) {
       return invalidResponse();
     }

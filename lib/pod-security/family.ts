@@ -31,12 +31,13 @@ import {
 import {
   CONFIG_GROUP,
   type ConfigProblem,
+  defaultConfig,
   isPodSecurityConfiguration,
   type PodSecurityConfig,
   parsePodSecurityConfiguration,
   podSecurityPluginOf,
 } from "./config.js";
-import { AUDIT_ANNOTATION_PREFIX, type LevelVersion, policyName } from "./levels.js";
+import { AUDIT_ANNOTATION_PREFIX, type LevelVersion, parseLevel, parseVersion, policyName } from "./levels.js";
 import { createEvaluator, DEFAULT_CHECKS, type Evaluator } from "./registry.js";
 
 const FAMILY = "pod-security" as const;
@@ -173,6 +174,7 @@ function toResult(r: PodSecurityResponse, freq: FamilyRequest): FamilyResult {
   const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [], audits: [] };
   findings(r, freq, result);
   result.warningTexts = r.warnings;
+  if (r.checked.length > 0) result.checkedAgainst = r.checked.map(policyName);
   if (r.status !== undefined) {
     const status: DenialStatus = {
       code: r.status.code,
@@ -253,6 +255,21 @@ function failure(doc: ConfigDocument, problem: Pick<ConfigProblem, "path" | "mes
   return f;
 }
 
+/**
+ * `<level>[:<version>]` (version `latest` when left out), or what is wrong with it. Unlike a namespace label, an
+ * invalid value is refused rather than read as restricted or latest.
+ */
+export function parseLevelVersion(text: string): LevelVersion | string {
+  const colon = text.indexOf(":");
+  const levelText = colon === -1 ? text : text.slice(0, colon);
+  const versionText = colon === -1 ? "latest" : text.slice(colon + 1);
+  const level = parseLevel(levelText);
+  if (level.error !== undefined) return `Pod Security level ${goQuote(levelText)}: ${level.error}`;
+  const version = parseVersion(versionText);
+  if (version.error !== undefined) return `Pod Security version ${goQuote(versionText)}: ${version.error}`;
+  return { level: level.value, version: version.value };
+}
+
 /** The evaluator the family uses: the checks up to kube-apiserver 1.36's emulated version. */
 export function familyEvaluator(): Evaluator {
   return createEvaluator(DEFAULT_CHECKS, { emulatedMinor: KUBERNETES_MINOR });
@@ -302,18 +319,28 @@ export function createPodSecurityCompiler(): FamilyCompiler {
     },
     consultsState: (obj) => obj.apiVersion === "v1" && obj.kind === "Namespace",
     async compile(ctx) {
-      // A bundle enables the family by holding a configuration.
-      if (docs.length === 0) return { policy: null, failures: [] };
-      const { config, failures } = readConfiguration(docs);
+      const whatIf = ctx.options.podSecurity?.enforce;
+      // A bundle enables the family by holding a configuration (the what-if level does too, with the defaults).
+      if (docs.length === 0 && whatIf === undefined) return { policy: null, failures: [] };
+      const { config, failures } =
+        docs.length === 0 ? { config: defaultConfig(), failures: [] } : readConfiguration(docs);
       if (config === undefined) return { policy: null, failures };
+      const override = whatIf === undefined ? undefined : parseLevelVersion(whatIf);
+      if (typeof override === "string") {
+        failures.push({ severity: "error", family: FAMILY, stage: "config", kinds: failedKinds(), message: override });
+        return { policy: null, failures };
+      }
       const evaluator = familyEvaluator();
       const admission = createAdmission({
         config,
         evaluator,
         namespace: namespaceLookup(ctx.cluster),
         pods: podsIn(ctx.cluster),
+        ...(override === undefined ? {} : { enforceOverride: override }),
       });
-      return { policy: createPolicy(admission, settingsOf(config, evaluator, ctx.cluster)), failures };
+      const settings = settingsOf(config, evaluator, ctx.cluster);
+      if (override !== undefined) settings.whatIf = policyName(override);
+      return { policy: createPolicy(admission, settings), failures };
     },
   };
 }

@@ -20,6 +20,7 @@ import type { ResourceCatalogue } from "./resources.js";
 import type {
   AdmissionRule,
   BundleFile,
+  BundleOptions,
   CoveredKind,
   DenialStatus,
   GroupVersionKind,
@@ -103,6 +104,8 @@ export interface FamilyResult {
   status?: DenialStatus;
   /** Admission families: audit annotations as the in-tree plugin records them. */
   auditAnnotations?: Record<string, string>;
+  /** Admission families: the policies the object was checked against (Verdict.checkedAgainst). */
+  checkedAgainst?: readonly string[];
   /** Admission families: the keys a webhook returns instead (see Verdict.auditAnnotationWebhookKeys). */
   auditAnnotationWebhookKeys?: Record<string, string>;
 }
@@ -139,6 +142,8 @@ export interface FamilyPolicy {
 /** What a family's compile() gets. */
 export interface FamilyCompileContext {
   config: ResolvedBundleConfig;
+  /** The options loadBundle was given (a family reads its own, e.g. BundleOptions.podSecurity). */
+  options: Readonly<BundleOptions>;
   /**
    * `eager` compiles every rule at load and reports every failure; `lazy` (bundle artifacts, whose build recorded
    * the failures) may compile on first use.

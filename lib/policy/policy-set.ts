@@ -6,7 +6,14 @@
  * recognised) applies the failure policy to every object, of any kind: its policy may be in that document. It knows
  * no family by name. Pure: no I/O, no clock, no environment.
  */
-import { type ErrorContext, type FieldError, internal, invalid, RULE_FAMILIES } from "../field/error.js";
+import {
+  type ErrorContext,
+  type FieldError,
+  internal,
+  invalid,
+  RULE_FAMILIES,
+  type RuleFamily,
+} from "../field/error.js";
 import { isSecretKind } from "../field/redact.js";
 import { appendAll } from "../objects/append.js";
 import { type GroupVersion, parseGroupVersion } from "../objects/gvk.js";
@@ -102,7 +109,7 @@ function failedPolicyDetail(f: PolicyFailure, gvk: string, kindText: string): st
 }
 
 /** Adds one family's result to the verdict (loops, not spreads: a family may return 100,000 errors). */
-function merge(verdict: Verdict, r: FamilyResult): void {
+function merge(verdict: Verdict, r: FamilyResult, family: RuleFamily): void {
   verdict.covered = true;
   appendAll(verdict.errors, r.errors);
   appendAll(verdict.warnings, r.warnings);
@@ -128,6 +135,11 @@ function merge(verdict: Verdict, r: FamilyResult): void {
     }
   }
   if (r.status !== undefined && verdict.status === undefined) verdict.status = r.status;
+  if (r.checkedAgainst !== undefined && r.checkedAgainst.length > 0) {
+    const list = [...(verdict.checkedAgainst ?? [])];
+    for (const policy of r.checkedAgainst) list.push({ family, policy });
+    verdict.checkedAgainst = list;
+  }
 }
 
 /**
@@ -212,7 +224,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       if (!f.covers(freq.group, freq.version, freq.kind)) continue;
       stopIfAsked(shouldStop);
       const r = f.validate(freq, ctx);
-      if (r !== undefined) merge(verdict, r);
+      if (r !== undefined) merge(verdict, r, f.family);
     }
     if (verdict.errors.length === 0) {
       // Admission plugins see the object as it would be stored (pruned and defaulted by the schema).
@@ -222,7 +234,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
         stopIfAsked(shouldStop);
         const r = f.validate(admitted, ctx);
         if (r === undefined) continue;
-        merge(verdict, r);
+        merge(verdict, r, f.family);
         // The validating admission chain stops at the first plugin that denies.
         if (r.errors.length > 0 || r.status !== undefined) break;
       }

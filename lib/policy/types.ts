@@ -129,6 +129,11 @@ export interface Verdict {
    */
   auditAnnotationWebhookKeys?: Record<string, string>;
   /**
+   * The policies the admission families checked the object against, when they checked it (Pod Security: each
+   * `<level>:<version>` it evaluated the pod or template at, privileged excepted). For counts, e.g. the auditor's.
+   */
+  checkedAgainst?: readonly { family: RuleFamily; policy: string }[];
+  /**
    * When an admission family denied the request: its Status (`allowed` is false). Absent when the denial is the
    * 422 `Invalid` the API server builds from `errors`.
    */
@@ -267,8 +272,21 @@ export interface BundleOptions {
    * and evaluate to an error under the policy's failurePolicy).
    */
   authorizer?: Authorizer;
+  /** Pod Security options beyond the bundle's PodSecurityConfiguration. */
+  podSecurity?: PodSecurityOptions;
   /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
   s3?: BundleS3Options;
+}
+
+/** BundleOptions.podSecurity. */
+export interface PodSecurityOptions {
+  /**
+   * `<level>[:<version>]` (`restricted`, `baseline:v1.30`): evaluate every Pod and workload as if its namespace
+   * enforced this level (the auditor's what-if, `tollgate audit --pod-security`): failed checks of a workload's
+   * template are violations too, and a namespace the cluster state does not hold is taken as unlabelled. Enables the
+   * family with the default configuration when the bundle holds none. Default: the namespaces' own levels.
+   */
+  enforce?: string;
 }
 
 /** How loadBundle reaches S3 (lib/storage's S3 options; every field optional). */

@@ -39,6 +39,12 @@ function summaryText(config: Readonly<ResolvedAuditConfig>, executed: ExecutedAu
     `  objects: ${s.valid} valid, ${s.invalid} invalid, ${s.skippedUncovered} skipped (no policy for the kind), ${s.skippedNotKubernetes} not Kubernetes objects, ${plural(s.inputErrors, "input error")}`,
     `  findings: ${plural(s.findings.violation, "violation")}${s.grandfathered + s.blocking > 0 ? ` (${s.blocking} blocking, ${s.grandfathered} grandfathered)` : ""}, ${plural(s.findings.warning, "warning")}, ${s.findings.audit > 0 ? `${plural(s.findings.audit, "audit finding")}, ` : ""}${s.findings.shadow} shadowed, ${plural(s.findings["template-annotation-failure"], "template annotation failure")}, ${plural(s.findings["policy-failure"], "policy failure")}`,
   ];
+  if (s.podSecurity !== undefined) {
+    const levels = Object.entries(s.podSecurity).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    lines.push(
+      `  pod security: ${levels.map(([lv, c]) => `${lv}: ${plural(c.pods, "pod")}, ${plural(c.workloads, "workload")}`).join("; ")} checked`,
+    );
+  }
   const uncovered = Object.entries(s.skippedByKind).sort((a, b) => b[1] - a[1]);
   if (uncovered.length > 0) {
     lines.push(

@@ -62,6 +62,18 @@ describe("resolveAuditConfig", () => {
       env: {},
       want: { formats: ["json", "sarif"], ownerLabels: ["team", "owner"], maxJsonBytes: 64 * 1024 * 1024, workers: 0 },
     },
+    {
+      name: "a what-if Pod Security level (latest when no version is given)",
+      options: { bundle: "b", podSecurity: "restricted" },
+      env: { TOLLGATE_POD_SECURITY: "baseline:v1.30" },
+      want: { podSecurity: "restricted:latest" },
+    },
+    {
+      name: "a what-if Pod Security level from the environment",
+      options: { bundle: "b" },
+      env: { TOLLGATE_POD_SECURITY: "baseline:v1.30" },
+      want: { podSecurity: "baseline:v1.30" },
+    },
   ])("takes $name", ({ options, env, want }) => {
     expect(resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0")).toMatchObject(want);
   });
@@ -82,6 +94,18 @@ describe("resolveAuditConfig", () => {
       options: { bundle: "b", maxJsonBytes: "1Ti" },
       env: {},
       message: '--max-json-bytes must be a size in bytes, optionally with Ki, Mi or Gi (64Mi), not "1Ti"',
+    },
+    {
+      options: { bundle: "b", podSecurity: "strict" },
+      env: {},
+      message:
+        '--pod-security must be <level>[:<version>] (privileged, baseline or restricted; latest or v1.x): Pod Security level "strict": must be one of privileged, baseline, restricted',
+    },
+    {
+      options: { bundle: "b", podSecurity: "restricted:1.30" },
+      env: {},
+      message:
+        '--pod-security must be <level>[:<version>] (privileged, baseline or restricted; latest or v1.x): Pod Security version "1.30": must be "latest" or "v1.x"',
     },
   ])("refuses $options $env with a ConfigError", ({ options, env, message }) => {
     const resolve = () => resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0");

@@ -121,6 +121,7 @@ describe("audit findings in the reports", () => {
     expect(html).toContain('<div class="card"><b>4</b>audit findings</div>');
     expect(html.match(/<td class="sev-audit">audit<\/td>/g)?.length).toBe(4);
     expect(html).toContain('<option value="audit">audit</option>');
+    expect(html).toContain('<tr><td><code>restricted:latest</code></td><td class="n">0</td><td class="n">1</td></tr>');
   });
 
   it("fielderrors: audit findings are not field errors of the object (it is admitted)", () => {

@@ -158,7 +158,7 @@ describe("pods", () => {
 
   it.each(["status", "exec", "binding", "eviction"])("subresource %s is not evaluated", (subresource) => {
     const r = admission({ team: BASELINE }).validate(podRequest(privilegedPod(), { subresource }));
-    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [] });
+    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [], checked: [] });
   });
 
   it("subresource ephemeralcontainers is evaluated", () => {
@@ -213,7 +213,7 @@ describe("workloads", () => {
     const r = admission({ team: { [LABELS.enforce]: "restricted", [LABELS.warn]: "privileged" } }).validate(
       deploymentRequest({ spec: privilegedPod().spec }),
     );
-    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [] });
+    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [], checked: [] });
   });
 
   it("a subresource is not evaluated", () => {
@@ -247,7 +247,7 @@ describe("workloads", () => {
     const r = admission({ team: BASELINE }).validate(
       podRequest(rc, { resource: "replicationcontrollers", kind: "ReplicationController" }),
     );
-    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [] });
+    expect(r).toEqual({ allowed: true, warnings: [], auditAnnotations: {}, evaluations: [], checked: [] });
   });
 });
 

@@ -338,3 +338,59 @@ it("a document of the configuration's group that is not one tollgate reads makes
     ],
   ]);
 });
+
+describe("pod-security family: the what-if enforce level", () => {
+  const deployment = (namespace: string) => ({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace },
+    spec: { template: { spec: { containers: [{ name: "app", image: "app" }] } } },
+  });
+
+  it("enables the family without a configuration; templates fail as violations, without a Status", async () => {
+    const set = await load(bundle(NAMESPACES), { podSecurity: { enforce: "restricted" } });
+    expect(set.failures).toEqual([]);
+    const v = set.validate({ operation: "CREATE", object: deployment("team") });
+    expect(v.allowed).toBe(false);
+    expect(v.status).toBeUndefined();
+    expect(v.errors.map((e) => [e.source.policy, e.source.rule])).toEqual([
+      ["restricted:latest", "allowPrivilegeEscalation"],
+      ["restricted:latest", "capabilities_restricted"],
+      ["restricted:latest", "runAsNonRoot"],
+      ["restricted:latest", "seccompProfile_restricted"],
+    ]);
+    expect(v.checkedAgainst).toEqual([{ family: "pod-security", policy: "restricted:latest" }]);
+    expect(set.families.find((f) => f.family === "pod-security")?.settings?.whatIf).toBe("restricted:latest");
+  });
+
+  it("overrides the namespace's enforce level for Pods, and a namespace the state lacks is unlabelled", async () => {
+    const set = await load(bundle(CONFIG, NAMESPACES), { podSecurity: { enforce: "baseline:v1.30" } });
+    for (const ns of ["team", "missing"]) {
+      const v = set.validate({ operation: "CREATE", object: pod(ns) });
+      expect(v.status?.message).toBe(
+        'pods "p" is forbidden: violates PodSecurity "baseline:v1.30": privileged (container "app" must not set securityContext.privileged=true)',
+      );
+      // audit (restricted, from the configuration) is still evaluated
+      expect(v.checkedAgainst).toEqual([
+        { family: "pod-security", policy: "baseline:v1.30" },
+        { family: "pod-security", policy: "restricted:latest" },
+      ]);
+    }
+  });
+
+  it("keeps exemptions", async () => {
+    const set = await load(bundle(CONFIG, NAMESPACES), { podSecurity: { enforce: "restricted" } });
+    const object = { ...pod("team"), spec: { ...privilegedSpec, runtimeClassName: "kata" } };
+    expect(set.validate({ operation: "CREATE", object }).auditAnnotations).toEqual({
+      "pod-security.kubernetes.io/exempt": "runtimeClass",
+    });
+  });
+
+  it.each([
+    { value: "strict", message: 'Pod Security level "strict": must be one of privileged, baseline, restricted' },
+    { value: "baseline:1.30", message: 'Pod Security version "1.30": must be "latest" or "v1.x"' },
+  ])("refuses $value", async ({ value, message }) => {
+    const set = await load(bundle(CONFIG), { podSecurity: { enforce: value } });
+    expect(set.failures.map((f) => f.message)).toEqual([message]);
+  });
+});
