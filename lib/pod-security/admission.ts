@@ -168,7 +168,7 @@ function labelsOf(obj: Record<string, unknown>): Record<string, string> {
 function labelFieldErrors(errors: readonly LabelError[]): FieldError[] {
   return errors.map((e) =>
     invalid(`metadata.labels[${e.label}]`, e.value, e.detail, {
-      source: { kind: "pod-security", policy: "namespace" },
+      source: { kind: "pod-security", policy: "namespace labels", rule: e.label },
     }),
   );
 }

@@ -166,14 +166,54 @@ describe("npm start (the README's first command)", () => {
     expect(r.code).toBe(0);
     const lines = normalise(r.stdout).split("\n");
     expect(lines[0]).toBe(
-      "tollgate audit <run>: 15 documents from examples/export against examples/policies (6 kinds, 2 policies from the input)",
+      "tollgate audit <run>: 26 documents from examples/export against examples/policies (16 kinds, 2 policies from the input)",
     );
     expect(lines).toContain(
-      "  findings: 10 violations, 1 warning, 0 shadowed, 0 template annotation failures, 0 policy failures",
+      "  findings: 16 violations, 6 warnings, 18 audit findings, 0 shadowed, 0 template annotation failures, 0 policy failures",
+    );
+    // Pod Security: the namespaces' levels (from the export's Namespaces) and the configuration's defaults.
+    expect(lines).toContain(
+      "  pod security: baseline:latest: 1 pod, 1 workload; restricted:latest: 3 pods, 2 workloads; restricted:v1.30: 0 pods, 1 workload checked",
     );
     expect(lines).toContain("HTML report: <out>/npm-start/<run>/report.html");
     const html = readFileSync(join(out, readdirSync(out).find((n) => n !== "latest.json")!, "report.html"), "utf8");
     expect(html).not.toContain("example-not-a-real-token");
+    // Pod Security findings in the HTML report too (every format: test/unit/audit/report/audit-severity.test.ts).
+    expect(html).toContain("<code>pod-security baseline:latest</code><br><code>privileged</code>");
+    expect(html).toContain('<table id="pod-security">');
+  });
+
+  it("--pod-security restricted answers what would break if every namespace enforced restricted", async () => {
+    // Prepare
+    const out = join(scratch, "what-if");
+    // Act
+    const r = await runCommand(
+      "npm",
+      ["run", "--silent", "start", "--", "--out", out, "--pod-security", "restricted"],
+      {
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    // Assess
+    expect(r.code).toBe(0);
+    const lines = normalise(r.stdout).split("\n");
+    expect(lines).toContain("  pod security: restricted:latest: 3 pods, 2 workloads checked");
+    const run = readdirSync(out).find((n) => n !== "latest.json")!;
+    const report = JSON.parse(readFileSync(join(out, run, "report.json"), "utf8")) as {
+      findings: { severity: string; object?: { kind: string; name: string }; rule: { policy?: string } }[];
+    };
+    const breaking = new Set(
+      report.findings
+        .filter((f) => f.severity === "violation" && f.rule.policy === "restricted:latest")
+        .map((f) => `${f.object?.kind}/${f.object?.name}`),
+    );
+    // Everything but the compliant Pod of payments and the exempt DaemonSet of kube-system would break.
+    expect([...breaking].sort()).toEqual([
+      "CronJob/nightly-sync",
+      "Deployment/storefront",
+      "Pod/debug-shell",
+      "Pod/notebook",
+    ]);
   });
 });
 

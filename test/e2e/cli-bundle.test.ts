@@ -42,7 +42,7 @@ describe("tollgate bundle build", () => {
     const folder = await loadBundle(join(ROOT, EXAMPLES));
     expect(r.stderr).toMatch(
       new RegExp(
-        `^wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 3 kinds, 0 errors, 0 warnings, [0-9.]+ KiB \\(${folder.digest}\\)\n$`,
+        `^wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 13 kinds, 0 errors, 0 warnings, [0-9.]+ KiB \\(${folder.digest}\\)\n$`,
       ),
     );
     expect(r.stdout).toBe("");
@@ -116,6 +116,43 @@ describe("tollgate webhook-config", () => {
             matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }],
           },
           rules: [
+            // Pod Security (examples/policies/pod-security.yaml): namespaces, pods (and their ephemeral
+            // containers) and the workload kinds.
+            {
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["namespaces"],
+              scope: "Cluster",
+            },
+            {
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["pods", "podtemplates", "replicationcontrollers"],
+              scope: "Namespaced",
+            },
+            {
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              operations: ["UPDATE"],
+              resources: ["pods/ephemeralcontainers"],
+              scope: "Namespaced",
+            },
+            {
+              apiGroups: ["apps"],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["daemonsets", "deployments", "replicasets", "statefulsets"],
+              scope: "Namespaced",
+            },
+            {
+              apiGroups: ["batch"],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["cronjobs", "jobs"],
+              scope: "Namespaced",
+            },
             {
               apiGroups: ["demo.tollgate.dev"],
               apiVersions: ["v1alpha1"],
@@ -261,7 +298,7 @@ describe("bundle build and webhook-config with S3", () => {
       ["bundle", "build", "s3://policies/examples/", "-o", "s3://policies/artifacts/bundle.json"],
       s3.env,
     );
-    expect(build.stderr).toMatch(/^wrote s3:\/\/policies\/artifacts\/bundle\.json: 3 kinds, 0 errors, 0 warnings, /);
+    expect(build.stderr).toMatch(/^wrote s3:\/\/policies\/artifacts\/bundle\.json: 13 kinds, 0 errors, 0 warnings, /);
     expect(build.code).toBe(0);
     const r = await tollgate(
       ["webhook-config", "--bundle", "s3://policies/artifacts/bundle.json", "--url", URL_OK],
