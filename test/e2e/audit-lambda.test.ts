@@ -80,14 +80,14 @@ describe("audit handler, local folders", () => {
       out,
     });
     expect(summary.totals).toMatchObject({
-      documents: 15,
-      objects: 15,
-      valid: 5,
-      invalid: 3,
+      documents: 26,
+      objects: 26,
+      valid: 13,
+      invalid: 6,
       skippedUncovered: 7,
       skippedNotKubernetes: 0,
       inputErrors: 0,
-      findings: { violation: 8, warning: 2, "policy-failure": 0, "input-error": 0 },
+      findings: { violation: 14, warning: 7, audit: 18, "policy-failure": 0, "input-error": 0 },
     });
     const report = JSON.parse(readFileSync(join(summary.folder, "report.json"), "utf8")) as { summary: unknown };
     expect(report.summary).toEqual(summary.totals);
@@ -104,9 +104,9 @@ describe("audit handler, local folders", () => {
         status: "violations",
         exitCode: 1,
         sources: 1,
-        documents: 15,
-        valid: 5,
-        invalid: 3,
+        documents: 26,
+        valid: 13,
+        invalid: 6,
       },
     });
     expect(JSON.stringify(line)).not.toContain("too-many-replicas");
@@ -130,7 +130,25 @@ describe("audit handler, local folders", () => {
     const report = JSON.parse(readFileSync(join(second.folder, "report.json"), "utf8")) as {
       comparison: { previousRunId: string; newFindings: number; persistingFindings: number };
     };
-    expect(report.comparison).toMatchObject({ previousRunId: first.runId, newFindings: 0, persistingFindings: 10 });
+    expect(report.comparison).toMatchObject({ previousRunId: first.runId, newFindings: 0, persistingFindings: 39 });
+  });
+
+  it("podSecurity: every Pod and workload as if its namespace enforced that level", async () => {
+    const handler = createAuditHandler({ env: {}, logger: recorder() });
+    const summary = await handler({
+      sources: [EXPORT],
+      bundle: POLICIES,
+      out: join(work, "what-if"),
+      podSecurity: "restricted",
+    });
+    expect(summary.totals.podSecurity).toEqual({ "restricted:latest": { pods: 3, workloads: 2 } });
+    const report = JSON.parse(readFileSync(join(summary.folder, "report.json"), "utf8")) as {
+      findings: { severity: string; object?: { name: string }; rule: { policy?: string } }[];
+    };
+    const breaking = report.findings
+      .filter((f) => f.severity === "violation" && f.rule.policy === "restricted:latest")
+      .map((f) => f.object?.name);
+    expect([...new Set(breaking)].sort()).toEqual(["debug-shell", "nightly-sync", "notebook", "storefront"]);
   });
 
   it("a bundle that does not exist is a Lambda error, logged with the reason", async () => {
@@ -256,7 +274,7 @@ describe("audit input validation", () => {
     [{ ...valid, bundle: "--help" }, 'audit input: bundle must not start with "-": "--help"'],
     [
       { ...valid, failon: "never" },
-      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn, shard)',
+      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn, podSecurity, shard)',
     ],
     [
       { "detail-type": "Scheduled Event", detail: {} },

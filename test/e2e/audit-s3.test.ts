@@ -74,7 +74,8 @@ describe("tollgate audit with s3://", () => {
       "json",
       "--out",
       "s3://reports/local-baseline",
-      "examples/export",
+      // The one file of examples/export the S3 prefix holds.
+      "examples/export/cluster-export.yaml",
     ]);
     expect(local.code).toBe(0);
     // Act
@@ -96,7 +97,7 @@ describe("tollgate audit with s3://", () => {
     // The same objects and findings as the local export (the skipped CI file adds one not-Kubernetes document).
     const localLines = normalise(local.stdout).split("\n");
     expect(lines[0]).toBe(
-      "tollgate audit <run>: 16 documents from s3://inputs/exports/cluster-a against s3://inputs/policies/ (6 kinds, 2 policies from the input)",
+      "tollgate audit <run>: 16 documents from s3://inputs/exports/cluster-a against s3://inputs/policies/ (16 kinds, 2 policies from the input)",
     );
     expect(lines[1]).toBe(localLines[1]!.replace("0 not Kubernetes objects", "1 not Kubernetes objects"));
     expect(lines[2]).toBe(localLines[2]);
@@ -315,7 +316,8 @@ describe("S3 failing mid-run", () => {
     );
     // Assess
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^storage error: cannot .*s3:\/\/reports\/x\/.*ECONNREFUSED/);
+    // The examples enable Pod Security, so the input is read first (its Namespaces: audit/cluster-state.ts).
+    expect(r.stderr).toMatch(/^storage error: cannot .*s3:\/\/inputs\/exports\/cluster-a\/.*ECONNREFUSED/);
   });
 });
 

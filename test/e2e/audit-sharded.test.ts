@@ -21,12 +21,18 @@ const silent: AuditLogger = { info: () => {}, error: () => {}, addContext: () =>
 const work = mkdtempSync(join(tmpdir(), "tollgate-audit-sharded-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** examples/export (one `kind: List`) split into one file per item, so it makes several shards; plus a file that is no object. */
+/**
+ * examples/export (two `kind: List` files) split into one file per item, so it makes several shards (a Pod's
+ * Namespace lands in another shard than the Pod: the coordinator passes the Namespaces on); plus a file that is no
+ * object.
+ */
 function splitExport(): string {
   const dir = join(work, "split-export");
   mkdirSync(dir, { recursive: true });
-  const list = parse(readFileSync(join(EXPORT, "cluster-export.yaml"), "utf8")) as { items: unknown[] };
-  list.items.forEach((item, i) => {
+  const items = ["cluster-export.yaml", "workloads-export.yaml"].flatMap(
+    (f) => (parse(readFileSync(join(EXPORT, f), "utf8")) as { items: unknown[] }).items,
+  );
+  items.forEach((item, i) => {
     writeFileSync(join(dir, `${String(i).padStart(2, "0")}.yaml`), stringify(item));
   });
   writeFileSync(join(dir, "values.yaml"), "replicas: 3\n");
@@ -74,10 +80,10 @@ describe("sharded audit, shards invoked in-process", () => {
       sources: [source],
       bundle: POLICIES,
       out,
-      shard: { size: 4, concurrency: 2 },
+      shard: { size: 7, concurrency: 2 },
     });
 
-    // 15 objects + values.yaml = 16 files: 4 shards of 4, each a JSON message with its part of the listing.
+    // 26 objects + values.yaml = 27 files: 4 shards of at most 7, each a JSON message with its part of the listing.
     expect(sharded.shards).toBe(4);
     expect(calls).toHaveLength(4);
     expect(calls.map((c) => c.shardOf.index).sort()).toEqual([0, 1, 2, 3]);
@@ -86,7 +92,16 @@ describe("sharded audit, shards invoked in-process", () => {
         .map((f) => join(source, f))
         .sort(),
     );
-    for (const c of calls) expect(c.parts.flatMap((p) => p.units ?? []).length).toBeLessThanOrEqual(4);
+    for (const c of calls) expect(c.parts.flatMap((p) => p.units ?? []).length).toBeLessThanOrEqual(7);
+    // The examples enable Pod Security: every shard gets the input's Namespaces.
+    for (const c of calls)
+      expect(c.namespaces?.map((n) => (n.metadata as { name: string }).name).sort()).toEqual([
+        "experiments",
+        "kube-system",
+        "legacy",
+        "payments",
+        "shop",
+      ]);
 
     expect(sharded).toMatchObject({ status: "violations", exitCode: 1, sources: [source], out });
     expect(sharded.folder).toBe(`${join(out, sharded.runId)}/`);
@@ -94,14 +109,14 @@ describe("sharded audit, shards invoked in-process", () => {
       withoutTiming(plain.totals as unknown as Record<string, unknown>),
     );
     expect(sharded.totals).toMatchObject({
-      documents: 16,
-      objects: 15,
-      valid: 5,
-      invalid: 3,
+      documents: 27,
+      objects: 26,
+      valid: 13,
+      invalid: 6,
       skippedUncovered: 7,
       skippedNotKubernetes: 1,
       inputErrors: 0,
-      findings: { violation: 8, warning: 2, "input-error": 0 },
+      findings: { violation: 14, warning: 7, audit: 18, "input-error": 0 },
     });
 
     const merged = report(sharded.folder);
@@ -134,12 +149,12 @@ describe("sharded audit, shards invoked in-process", () => {
       sources: [source],
       bundle: POLICIES,
       out,
-      shard: { size: 7 },
+      shard: { size: 10 },
     });
     expect(second.shards).toBe(3);
     expect(report(second.folder).comparison).toMatchObject({
       newFindings: 0,
-      persistingFindings: 10,
+      persistingFindings: 39,
       resolvedFindings: 0,
     });
     expect(report(second.folder).findings.map((f) => f.firstSeen)).toEqual(merged.findings.map((f) => f.firstSeen));
@@ -159,7 +174,7 @@ describe("sharded audit, shards invoked in-process", () => {
         shard: { size: 4 },
       }),
     ).rejects.toThrow(
-      /^sharded audit failed: shard 3 of 4 \(.*08\.yaml, \.\.\.\): function error: Task timed out after 900\.00 seconds; no report written$/,
+      /^sharded audit failed: shard 3 of 7 \(.*08\.yaml, \.\.\.\): function error: Task timed out after 900\.00 seconds; no report written$/,
     );
     const written = existsSync(out) ? readdirSync(out) : [];
     expect(written.filter((f) => f !== "shards")).toEqual([]);

@@ -283,7 +283,13 @@ describe("bundle build and webhook-config with S3", () => {
     s3 = await startS3Server({ buckets: ["policies"] });
     const store = await createS3Store({ ...s3.options, bucket: "policies" });
     try {
-      for (const name of ["rollout-crd.yaml", "tenant-crd.yaml", "tollgate.yaml", "widget-crd.yaml"])
+      for (const name of [
+        "pod-security.yaml",
+        "rollout-crd.yaml",
+        "tenant-crd.yaml",
+        "tollgate.yaml",
+        "widget-crd.yaml",
+      ])
         await store.write(`examples/${name}`, readFileSync(join(ROOT, EXAMPLES, name), "utf8"));
     } finally {
       store.close();

@@ -172,7 +172,7 @@ describe("osls package (offline, dummy credentials)", () => {
     const summary = JSON.parse(run.stdout) as { runId: string; folder: string; status: string; totals: Json };
     expect(summary.folder).toBe(`${join(reports, summary.runId)}/`);
     expect(summary.status).toBe("violations");
-    expect(summary.totals).toMatchObject({ documents: 15, valid: 5, invalid: 3 });
+    expect(summary.totals).toMatchObject({ documents: 26, valid: 13, invalid: 6 });
     expect(JSON.parse(readFileSync(join(summary.folder, "index.json"), "utf8"))).toMatchObject({
       kind: "AuditRunIndex",
       runId: summary.runId,
