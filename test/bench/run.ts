@@ -21,6 +21,7 @@ import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { kubevirtCases } from "./kubevirt.bench.js";
+import { podSecurityCases } from "./pod-security.bench.js";
 import { validateCases } from "./validate.bench.js";
 import { webhookCases } from "./webhook.bench.js";
 
@@ -32,6 +33,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...bundleLoadCases,
   ...declarativeCases,
   ...kubevirtCases,
+  ...podSecurityCases,
   ...admissionPolicyCases,
   ...auditCases,
   ...auditWorkersCases,
