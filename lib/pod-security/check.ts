@@ -3,7 +3,7 @@
  * checks share (policy/helpers.go).
  */
 import type { Level } from "./levels.js";
-import type { ContainerView, PodView } from "./pod-view.js";
+import type { ContainerSecurityContext, ContainerView, PodSecurityContext, PodView } from "./pod-view.js";
 
 /** A check that disallowed the pod: CheckResult with Allowed false. */
 export interface CheckFailure {
@@ -73,4 +73,36 @@ export function containerPath(pod: PodView, c: ContainerView): string {
 /** relaxPolicyForUserNamespacePod: the pod runs in a user namespace (`hostUsers: false`). */
 export function inUserNamespace(pod: PodView): boolean {
   return pod.hostUsers === false;
+}
+
+/**
+ * The pod, then the containers, whose security context sets a value `allowed` refuses: the setters as the checks
+ * name them (`pod`, `containers "a", "b"`), the values refused, and the first field at fault (`at`: the value's
+ * path below `securityContext`).
+ */
+export function forbiddenSetters(
+  pod: PodView,
+  read: (sc: PodSecurityContext | ContainerSecurityContext | undefined) => string | undefined,
+  allowed: (value: string) => boolean,
+  at: string,
+): { setters: string[]; values: Set<string>; field: string } {
+  const setters: string[] = [];
+  const values = new Set<string>();
+  let field = "";
+  const podValue = read(pod.securityContext);
+  if (podValue !== undefined && !allowed(podValue)) {
+    setters.push("pod");
+    values.add(podValue);
+    field = `${pod.specPath}.securityContext.${at}`;
+  }
+  const bad: string[] = [];
+  for (const c of pod.containers) {
+    const v = read(c.securityContext);
+    if (v === undefined || allowed(v)) continue;
+    if (field === "") field = `${containerPath(pod, c)}.securityContext.${at}`;
+    bad.push(c.name);
+    values.add(v);
+  }
+  if (bad.length > 0) setters.push(containersText(bad));
+  return { setters, values, field };
 }

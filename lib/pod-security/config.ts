@@ -9,7 +9,7 @@
 import { goQuote } from "../field/message.js";
 import { isMapping } from "../objects/mapping.js";
 import { isDNS1123Label, isDNS1123Subdomain } from "../schema/names.js";
-import { type Level, type Policy, parseLevel, parseVersion, type Version } from "./levels.js";
+import { type Level, type Parsed, type Policy, parseLevel, parseVersion, type Version } from "./levels.js";
 
 export const CONFIG_GROUP = "pod-security.admission.config.k8s.io";
 export const CONFIG_KIND = "PodSecurityConfiguration";
@@ -145,27 +145,20 @@ export function parsePodSecurityConfiguration(doc: Record<string, unknown>): {
     const v = typeof defaults[k] === "string" ? (defaults[k] as string) : "";
     return v !== "" ? v : k.endsWith("-version") ? "latest" : "privileged";
   };
+  /** A default's value as parsed, recording why it is invalid when it is. */
+  const checked = <T>(field: (typeof DEFAULT_FIELDS)[number], parse: (t: string) => Parsed<T>): T => {
+    const p = parse(text(field));
+    const path = `defaults.${field}`;
+    if (p.error !== undefined)
+      problems.push({ path, message: `${path}: Invalid value: ${goQuote(text(field))}: ${p.error}` });
+    return p.value;
+  };
   const levels: Partial<Record<string, Level>> = {};
   const versions: Partial<Record<string, Version>> = {};
   // ValidatePodSecurityConfiguration's order: enforce, warn, audit.
   for (const mode of ["enforce", "warn", "audit"] as const) {
-    const level = parseLevel(text(mode));
-    if (level.error !== undefined) {
-      problems.push({
-        path: `defaults.${mode}`,
-        message: `defaults.${mode}: Invalid value: ${goQuote(text(mode))}: ${level.error}`,
-      });
-    }
-    levels[mode] = level.value;
-    const vField = `${mode}-version` as const;
-    const version = parseVersion(text(vField));
-    if (version.error !== undefined) {
-      problems.push({
-        path: `defaults.${vField}`,
-        message: `defaults.${vField}: Invalid value: ${goQuote(text(vField))}: ${version.error}`,
-      });
-    }
-    versions[mode] = version.value;
+    levels[mode] = checked(mode, parseLevel);
+    versions[mode] = checked(`${mode}-version`, parseVersion);
   }
   const namespaces = stringList(exemptions.namespaces);
   const runtimeClasses = stringList(exemptions.runtimeClasses);

@@ -2,6 +2,7 @@
  * `tollgate bundle build` and `tollgate webhook-config` as a black box: spawn `node audit/cli/bin.js` and check exit
  * codes, files and exact output.
  */
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadBundle } from "../../lib/index.js";
 import { createS3Store } from "../../lib/storage/index.js";
+import { POD_SECURITY_WEBHOOK_RULES } from "../helpers/pod-security-rules.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
 import { ROOT, type Run, runCommand } from "../helpers/spawn.js";
 
@@ -116,43 +118,8 @@ describe("tollgate webhook-config", () => {
             matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }],
           },
           rules: [
-            // Pod Security (examples/policies/pod-security.yaml): namespaces, pods (and their ephemeral
-            // containers) and the workload kinds.
-            {
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              operations: ["CREATE", "UPDATE"],
-              resources: ["namespaces"],
-              scope: "Cluster",
-            },
-            {
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              operations: ["CREATE", "UPDATE"],
-              resources: ["pods", "podtemplates", "replicationcontrollers"],
-              scope: "Namespaced",
-            },
-            {
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              operations: ["UPDATE"],
-              resources: ["pods/ephemeralcontainers"],
-              scope: "Namespaced",
-            },
-            {
-              apiGroups: ["apps"],
-              apiVersions: ["v1"],
-              operations: ["CREATE", "UPDATE"],
-              resources: ["daemonsets", "deployments", "replicasets", "statefulsets"],
-              scope: "Namespaced",
-            },
-            {
-              apiGroups: ["batch"],
-              apiVersions: ["v1"],
-              operations: ["CREATE", "UPDATE"],
-              resources: ["cronjobs", "jobs"],
-              scope: "Namespaced",
-            },
+            // Pod Security (examples/policies/pod-security.yaml).
+            ...POD_SECURITY_WEBHOOK_RULES,
             {
               apiGroups: ["demo.tollgate.dev"],
               apiVersions: ["v1alpha1"],

@@ -9,6 +9,7 @@ import {
   type CheckPod,
   containerPath,
   containersText,
+  forbiddenSetters,
   goCompare,
   inUserNamespace,
   joinQuote,
@@ -29,31 +30,16 @@ function allowedAppArmorType(type: string): boolean {
 
 /** appArmorProfile (v1.0): the AppArmor profile type of the pod and its containers, and the beta annotations. */
 const appArmorProfile: CheckPod = (pod) => {
-  const setters: string[] = [];
-  const badValues = new Set<string>();
-  let field = "";
-  const podType = pod.securityContext?.appArmorType;
-  if (podType !== undefined && !allowedAppArmorType(podType)) {
-    setters.push("pod");
-    badValues.add(podType);
-    field = `${pod.specPath}.securityContext.appArmorProfile.type`;
-  }
-  const bad: string[] = [];
-  for (const c of pod.containers) {
-    const t = c.securityContext?.appArmorType;
-    if (t === undefined || allowedAppArmorType(t)) continue;
-    if (field === "") field = `${containerPath(pod, c)}.securityContext.appArmorProfile.type`;
-    bad.push(c.name);
-    badValues.add(t);
-  }
-  if (bad.length > 0) setters.push(containersText(bad));
+  const found = forbiddenSetters(pod, (sc) => sc?.appArmorType, allowedAppArmorType, "appArmorProfile.type");
+  const { setters } = found;
+  let { field } = found;
   const annotations: { text: string; key: string }[] = [];
   for (const [k, v] of Object.entries(pod.annotations)) {
     if (k.startsWith(APPARMOR_ANNOTATION_PREFIX) && !allowedAppArmorAnnotation(v ?? "")) {
       annotations.push({ text: `${k}=${goQuote(v ?? "")}`, key: k });
     }
   }
-  const values = sortedSet(badValues);
+  const values = sortedSet(found.values);
   if (annotations.length > 0) {
     annotations.sort((a, b) => goCompare(a.text, b.text));
     values.push(...annotations.map((a) => a.text));
@@ -305,28 +291,16 @@ const seccompProfileBaseline10: CheckPod = (pod) => {
 
 /** seccompProfile_baseline (v1.19): the seccompProfile fields, when set, must be RuntimeDefault or Localhost. */
 const seccompProfileBaseline119: CheckPod = (pod) => {
-  const setters: string[] = [];
-  const badValues = new Set<string>();
-  let field = "";
-  const podType = pod.securityContext?.seccompType;
-  if (podType !== undefined && !validSeccompType(podType)) {
-    setters.push("pod");
-    badValues.add(podType);
-    field = `${pod.specPath}.securityContext.seccompProfile.type`;
-  }
-  const bad: string[] = [];
-  for (const c of pod.containers) {
-    const t = c.securityContext?.seccompType;
-    if (t === undefined || validSeccompType(t)) continue;
-    if (field === "") field = `${containerPath(pod, c)}.securityContext.seccompProfile.type`;
-    bad.push(c.name);
-    badValues.add(t);
-  }
-  if (bad.length > 0) setters.push(containersText(bad));
+  const { setters, values, field } = forbiddenSetters(
+    pod,
+    (sc) => sc?.seccompType,
+    validSeccompType,
+    "seccompProfile.type",
+  );
   if (setters.length === 0) return undefined;
   return {
     reason: "seccompProfile",
-    detail: `${setters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`,
+    detail: `${setters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}`,
     field,
   };
 };

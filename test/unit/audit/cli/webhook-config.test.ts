@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { webhookConfiguration, webhookRules } from "../../../../audit/cli/commands/webhook-config.js";
 import { type CoveredKind, loadBundle } from "../../../../lib/index.js";
+import { POD_SECURITY_WEBHOOK_RULES } from "../../../helpers/pod-security-rules.js";
 
 function kind(group: string, version: string, k: string, extra: Partial<CoveredKind> = {}): CoveredKind {
   return {
@@ -110,42 +111,6 @@ describe("webhookConfiguration", () => {
 describe("webhookRules of a bundle with a PodSecurityConfiguration", () => {
   it("registers namespaces, pods (and their ephemeral containers) and the workload kinds", async () => {
     const set = await loadBundle("test/fixtures/bundles/pod-security");
-    expect(webhookRules(set.kinds)).toEqual([
-      {
-        apiGroups: [""],
-        apiVersions: ["v1"],
-        operations: ["CREATE", "UPDATE"],
-        resources: ["namespaces"],
-        scope: "Cluster",
-      },
-      {
-        apiGroups: [""],
-        apiVersions: ["v1"],
-        operations: ["CREATE", "UPDATE"],
-        resources: ["pods", "podtemplates", "replicationcontrollers"],
-        scope: "Namespaced",
-      },
-      {
-        apiGroups: [""],
-        apiVersions: ["v1"],
-        operations: ["UPDATE"],
-        resources: ["pods/ephemeralcontainers"],
-        scope: "Namespaced",
-      },
-      {
-        apiGroups: ["apps"],
-        apiVersions: ["v1"],
-        operations: ["CREATE", "UPDATE"],
-        resources: ["daemonsets", "deployments", "replicasets", "statefulsets"],
-        scope: "Namespaced",
-      },
-      {
-        apiGroups: ["batch"],
-        apiVersions: ["v1"],
-        operations: ["CREATE", "UPDATE"],
-        resources: ["cronjobs", "jobs"],
-        scope: "Namespaced",
-      },
-    ]);
+    expect(webhookRules(set.kinds)).toEqual(POD_SECURITY_WEBHOOK_RULES);
   });
 });
