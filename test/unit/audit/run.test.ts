@@ -256,8 +256,10 @@ describe("runAudit with ValidatingAdmissionPolicies", () => {
       );
       return (await run.findings.toArray()).map((f) => `${f.severity}: ${f.message}`);
     };
+    // The binding's Warn action gives a warning, its Audit action an audit finding.
     expect(await audit({ username: "ci-bot", groups: ["ci"] })).toEqual([
       "warning: Validation failed for ValidatingAdmissionPolicy 'has-team' with binding 'has-team-b': has-team says no",
+      "audit: Validation failed for ValidatingAdmissionPolicy 'has-team' with binding 'has-team-b': has-team says no",
     ]);
     expect(await audit({ username: "alice", groups: ["dev"] })).toContain(
       "violation: ValidatingAdmissionPolicy 'only-ci' with binding 'only-ci-b' denied request: only-ci says no",
