@@ -7,7 +7,7 @@
  * Pure: the namespaces and the existing pods come from the caller (tollgate's cluster state).
  */
 import { type FieldError, invalid } from "../field/error.js";
-import { goQuote } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
 import { goCompare } from "./check.js";
 import type { PodSecurityConfig } from "./config.js";

@@ -6,9 +6,9 @@
  * duplicates) and the default policy. kube-apiserver also takes it embedded in an AdmissionConfiguration
  * (`apiserver.config.k8s.io/v1`, the `PodSecurity` plugin's `configuration`), which is read here as well.
  */
-import { goQuote } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
-import { isDNS1123Label, isDNS1123Subdomain } from "../schema/names.js";
+import { isDNS1123Label, isDNS1123Subdomain } from "../objects/names.js";
 import { type Level, type Parsed, type Policy, parseLevel, parseVersion, type Version } from "./levels.js";
 
 export const CONFIG_GROUP = "pod-security.admission.config.k8s.io";

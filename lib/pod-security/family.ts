@@ -17,7 +17,7 @@
  * library's own keys for a webhook.
  */
 import { type ErrorContext, type FieldError, forbidden, internal, invalid, OMIT_VALUE } from "../field/error.js";
-import { goQuote } from "../field/message.js";
+import { goQuote } from "../go/strconv.js";
 import { isMapping } from "../objects/mapping.js";
 import type { ClusterState } from "../policy/cluster-state.js";
 import type { BundleDocument, FamilyCompiler, FamilyPolicy, FamilyRequest, FamilyResult } from "../policy/family.js";

@@ -3,7 +3,7 @@
  * (policy/check_*.go): ids, minimum versions, reasons and details word for word. Restricted includes them unless a
  * restricted check overrides one (checks/restricted.ts).
  */
-import { goQuote } from "../../field/message.js";
+import { goQuote } from "../../go/strconv.js";
 import {
   type Check,
   type CheckPod,
