@@ -259,6 +259,95 @@ export function applyCelGoLogicalOperators(node: SyntaxNode): void {
   for (const c of syntaxChildren(node)) applyCelGoLogicalOperators(c);
 }
 
+/**
+ * cel-go's type name of a runtime value (`ref.Type.TypeName()`), as its runtime errors print it: `int`, `uint`,
+ * `double`, `bool`, `string`, `bytes`, `null_type`, `list`, `map`, `type`, `optional_type`,
+ * `google.protobuf.Timestamp`, `google.protobuf.Duration`, or an object type's name.
+ */
+export function runtimeTypeName(v: unknown): string {
+  switch (typeof v) {
+    case "bigint":
+      return "int";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "string":
+      return "string";
+  }
+  if (v === null || v === undefined) return "null_type";
+  if (v instanceof UnsignedInt) return "uint";
+  if (v instanceof Uint8Array) return "bytes";
+  if (v instanceof Date) return "google.protobuf.Timestamp";
+  if (v instanceof Duration) return "google.protobuf.Duration";
+  if (v instanceof Optional) return "optional_type";
+  if (Array.isArray(v) || v instanceof Set) return "list";
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (v instanceof Map || proto === Object.prototype || proto === null) return "map";
+  if (String((v as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag]).startsWith("Type<")) return "type";
+  return (v as { constructor?: { name?: string } }).constructor?.name ?? "object";
+}
+
+/** What an override returns to let the engine's own handler run. */
+export const ENGINE_HANDLER: unique symbol = Symbol("engineHandler");
+
+/** An own implementation of an operator or function, on the values of its operands (a method's receiver first). */
+export type HandlerOverride = (args: readonly unknown[]) => unknown;
+
+type BinaryHandle = (left: unknown, right: unknown, ast: unknown, ev: unknown) => unknown;
+type UnaryHandle = (operand: unknown, ast: unknown, ev: unknown) => unknown;
+type CallHandle = (args: unknown[], a: unknown, b: unknown) => unknown;
+
+/** The checker's handle of an operator or call node (engine internal: set by the type check). */
+interface Handled {
+  handle?: BinaryHandle | UnaryHandle | CallHandle;
+}
+
+/**
+ * Replaces the engine's handler of the operator and call nodes `pick` chooses (engine internal: the `handle` the
+ * checker sets on each node), keeping the evaluation of the operands (and so the cost metering) as it is. The
+ * override gets the operands' values and returns the result, throws the error, or returns ENGINE_HANDLER to let the
+ * engine's handler run. Called after the type check; a node without a handle (no type check) is left alone.
+ */
+export function overrideHandlers(node: SyntaxNode, pick: (node: SyntaxNode) => HandlerOverride | undefined): void {
+  const override = pick(node);
+  const h = node as unknown as Handled;
+  if (override !== undefined && typeof h.handle === "function") {
+    const original = h.handle;
+    switch (node.op) {
+      case "call":
+      case "rcall": {
+        const engine = original as CallHandle;
+        const handle: CallHandle = (args, a, b) => {
+          const r = override(args);
+          return r === ENGINE_HANDLER ? engine(args, a, b) : r;
+        };
+        h.handle = handle;
+        break;
+      }
+      case "-_":
+      case "!_": {
+        const engine = original as UnaryHandle;
+        const handle: UnaryHandle = (operand, ast, ev) => {
+          const r = override([operand]);
+          return r === ENGINE_HANDLER ? engine(operand, ast, ev) : r;
+        };
+        h.handle = handle;
+        break;
+      }
+      default: {
+        const engine = original as BinaryHandle;
+        const handle: BinaryHandle = (left, right, ast, ev) => {
+          const r = override([left, right]);
+          return r === ENGINE_HANDLER ? engine(left, right, ast, ev) : r;
+        };
+        h.handle = handle;
+      }
+    }
+  }
+  for (const c of syntaxChildren(node)) overrideHandlers(c, pick);
+}
+
 interface VariableContext {
   getValue(name: string): unknown;
   getCheckedValue(ev: Evaluator, ast: ASTNode): unknown;

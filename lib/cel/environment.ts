@@ -17,7 +17,8 @@ import type { Decl } from "./cost/schema-sizes.js";
 import { type EngineEnvironment, newEnvironment } from "./engine.js";
 import { CORE_LIBRARY } from "./libraries/core.js";
 import { KUBERNETES_LIBRARIES } from "./libraries/kubernetes.js";
-import type { CelLibrary } from "./libraries/library.js";
+import type { CelLibrary, LibraryOverride } from "./libraries/library.js";
+import { STANDARD_LIBRARY } from "./libraries/standard.js";
 
 /** An object type with declared fields. */
 export interface CelObjectType {
@@ -52,7 +53,8 @@ export interface CelDeclarations {
 export interface CelEnvironmentOptions extends CelDeclarations {
   /**
    * The libraries, in registration order. Default: `KUBERNETES_LIBRARIES`. The core library (what tollgate's source
-   * rewrites call, and Go-exact versions of a few engine built-ins) is always present.
+   * rewrites call, and Go-exact versions of a few engine built-ins) and the standard library (cel-go's conversions,
+   * timestamps and durations where the engine's differ) are always present.
    */
   readonly libraries?: readonly CelLibrary[];
 }
@@ -64,6 +66,7 @@ interface LibrarySet {
   readonly renames: Readonly<Record<string, string>>;
   readonly originalNames: ReadonlyMap<string, string>;
   readonly callCosts: ReadonlyMap<string, readonly CallCostEstimator[]>;
+  readonly overrides: ReadonlyMap<string, LibraryOverride>;
 }
 
 /** A CEL environment (see the module comment). Make one with createCelEnvironment. */
@@ -74,6 +77,8 @@ export interface CelEnvironment {
   readonly engine: EngineEnvironment;
   /** Built-in methods the libraries replace: method → registered name (see CelLibrary.renames). */
   readonly renames: Readonly<Record<string, string>>;
+  /** Own implementations of built-ins, by cel-go name (see CelLibrary.overrides). */
+  readonly overrides: ReadonlyMap<string, LibraryOverride>;
   /** What the cost estimator needs from this environment. */
   readonly cost: CostContext;
   /**
@@ -87,6 +92,7 @@ class Environment implements CelEnvironment {
   readonly variables: ReadonlyMap<string, string>;
   readonly engine: EngineEnvironment;
   readonly renames: Readonly<Record<string, string>>;
+  readonly overrides: ReadonlyMap<string, LibraryOverride>;
   readonly cost: CostContext;
 
   constructor(
@@ -102,6 +108,7 @@ class Environment implements CelEnvironment {
     for (const [name, type] of Object.entries(declarations.variables ?? {})) variables.set(name, type);
     this.variables = variables;
     this.renames = librarySet.renames;
+    this.overrides = librarySet.overrides;
     this.cost = {
       sizes: declarations.sizes === undefined ? sizes : declarations.sizes,
       originalNames: librarySet.originalNames,
@@ -161,10 +168,11 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
     (s) => s.libraries.length === libraries.length && s.libraries.every((l, i) => l === libraries[i]),
   );
   if (hit !== undefined) return hit;
-  const all = [CORE_LIBRARY, ...libraries];
+  const all = [CORE_LIBRARY, STANDARD_LIBRARY, ...libraries];
   const base = newEnvironment();
   const renames: Record<string, string> = {};
   const callCosts = new Map<string, CallCostEstimator[]>();
+  const overrides = new Map<string, LibraryOverride>();
   for (const library of all) {
     library.register(base);
     for (const [from, to] of Object.entries(library.renames ?? {})) {
@@ -172,6 +180,10 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
         throw new Error(`CEL library ${library.name}: ${from} is already renamed to ${renames[from]}`);
       }
       renames[from] = to;
+    }
+    for (const [name, override] of Object.entries(library.overrides ?? {})) {
+      if (overrides.has(name)) throw new Error(`CEL library ${library.name}: ${name} is already overridden`);
+      overrides.set(name, override);
     }
     for (const [fn, estimate] of Object.entries(library.callCosts ?? {})) {
       const list = callCosts.get(fn) ?? [];
@@ -186,6 +198,7 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
     renames: Object.freeze(renames),
     originalNames,
     callCosts,
+    overrides,
   };
   librarySets.push(set);
   return set;

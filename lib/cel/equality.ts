@@ -9,6 +9,13 @@ import { goJson } from "../field/message.js";
 import { deepEqualJson } from "../schema/validate.js";
 import type { ListOperatorHooks } from "./engine.js";
 import { LIST_TYPES, RAW, StructValue } from "./schema-types.js";
+import { goTimeOf } from "./time-values.js";
+
+/** A timestamp's instant as text, to the nanosecond. */
+function instantKey(d: Date): string {
+  const t = goTimeOf(d);
+  return `${t.seconds}.${t.nanos}`;
+}
 
 /** CEL equality of two values (numeric types compare across int and double, as cel-go at runtime). */
 export function celEquals(a: unknown, b: unknown): boolean {
@@ -25,7 +32,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     for (const [k, v] of a) if (!b.has(k) || !celEquals(v, b.get(k))) return false;
     return true;
   }
-  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date) return b instanceof Date && instantKey(a) === instantKey(b);
   if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
   const eq = (a as { equals?: (o: unknown) => boolean }).equals;
   if (typeof eq === "function" && typeof b === "object" && b.constructor === (a as object).constructor)
@@ -69,7 +76,7 @@ function setKey(e: unknown): string {
   if (e instanceof StructValue) return `s${goJson(stripNulls(e[RAW]))}`;
   if (typeof e === "bigint" || typeof e === "number") return `n${Number(e)}`;
   if (typeof e === "string") return `t${e}`;
-  if (e instanceof Date) return `d${e.getTime()}`;
+  if (e instanceof Date) return `d${instantKey(e)}`;
   if (e instanceof Map) return `m${goJson(Object.fromEntries(e))}`;
   return `j${goJson(e)}`;
 }

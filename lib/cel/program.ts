@@ -13,7 +13,8 @@
  * 5. rename built-ins the libraries replace (Go-exact versions of `matches`, `lowerAscii`, …);
  * 6. type-check, and compare the output type with the expected one;
  * 7. estimate the cost (cost/estimate.ts);
- * 8. give `||`/`&&` cel-go's error order and `==`/`+` on lists Kubernetes' list-type semantics.
+ * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), give
+ *    `||`/`&&` cel-go's error order and `==`/`+` on lists Kubernetes' list-type semantics.
  *
  * Evaluating runs the program with a cost limit (cel-go's runtime cost, engine.ts) and words errors as cel-go does.
  */
@@ -24,11 +25,12 @@ import {
   applyCelGoLogicalOperators,
   applyListOperators,
   CostLimitExceeded,
+  checkedTypeName,
   declaredFunctionNames,
   type EngineProgram,
-  EvaluationError,
   errorRange,
   evaluateMetered,
+  overrideHandlers,
   parseExpression,
   referencesIdentifier,
   renameMethodCalls,
@@ -40,8 +42,10 @@ import {
 import type { CelEnvironment } from "./environment.js";
 import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
 import { type CompileIssue, checkIssues, parseIssue } from "./issues.js";
+import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
 import { rewriteSource } from "./rewrite.js";
+import { runtimeErrorText } from "./runtime-errors.js";
 
 /** A compiled expression, ready to evaluate. */
 export interface CelProgram {
@@ -183,6 +187,54 @@ function parseAndRewrite(
   return { kind: "parsed", program, rewritten };
 }
 
+/** The cel-go name of an operator or call node (`_+_`, `-_`, `int`, `.getHours`), if it is one. */
+function builtinName(node: SyntaxNode): string | undefined {
+  switch (node.op) {
+    case "call":
+      return node.args[0];
+    case "rcall":
+      return `.${node.args[0]}`;
+    case "-_":
+    case "!_":
+      return node.op;
+    case "==":
+    case "!=":
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+    case "+":
+    case "-":
+    case "*":
+    case "/":
+    case "%":
+    case "in":
+      return `_${node.op}_`;
+    default:
+      return undefined;
+  }
+}
+
+/** Whether an override applies to a node: an operand has one of its types, is dyn, or has no checked type. */
+function overrideApplies(node: SyntaxNode, override: LibraryOverride): boolean {
+  const types = override.operandTypes;
+  if (types === undefined) return true;
+  return syntaxChildren(node).some((c) => {
+    const t = checkedTypeName(c);
+    return t === undefined || t === "dyn" || types.includes(t);
+  });
+}
+
+/** Step 8: the libraries' own implementations of built-ins, on the nodes they apply to. */
+function applyOverrides(syntax: SyntaxNode, overrides: ReadonlyMap<string, LibraryOverride>): void {
+  if (overrides.size === 0) return;
+  overrideHandlers(syntax, (node) => {
+    const name = builtinName(node);
+    const override = name === undefined ? undefined : overrides.get(name);
+    return override !== undefined && overrideApplies(node, override) ? override.run : undefined;
+  });
+}
+
 /** Compiles one expression in an environment (see the module comment for the steps). */
 export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
   const parsed = parseAndRewrite(env, text);
@@ -207,6 +259,7 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
     }
   }
   const cost = estimateCost(syntax, env.cost);
+  applyOverrides(syntax, env.overrides);
   applyCelGoLogicalOperators(syntax);
   applyListOperators(syntax, KUBERNETES_LIST_OPERATORS);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
@@ -227,42 +280,6 @@ export type EvaluationResult =
   | { kind: "value"; value: unknown; cost: number }
   | { kind: "error"; message: string; noSuchOverload: boolean }
   | { kind: "cost-limit-exceeded" };
-
-/** cel-go's text for an engine runtime error. */
-function runtimeErrorText(e: unknown): { message: string; noSuchOverload: boolean } {
-  if (e instanceof EvaluationError) {
-    const summary = e.summary ?? e.message;
-    switch (e.code) {
-      case "no_such_key": {
-        const m = /^No such key: (.*)$/i.exec(summary);
-        return { message: `no such key: ${m?.[1] ?? summary}`, noSuchOverload: false };
-      }
-      case "index_out_of_bounds": {
-        const m = /index (-?\d+)/.exec(summary);
-        return { message: `index out of bounds: ${m?.[1] ?? summary}`, noSuchOverload: false };
-      }
-      case "division_by_zero":
-        return { message: "division by zero", noSuchOverload: false };
-      case "modulo_by_zero":
-        return { message: "modulus by zero", noSuchOverload: false };
-      case "numeric_overflow":
-        return { message: "integer overflow", noSuchOverload: false };
-      case "optional_value_missing":
-        return { message: "optional.none() dereference", noSuchOverload: false };
-      case "no_such_overload":
-      case "no_matching_overload":
-      case "field_type_mismatch":
-      case "invalid_logical_operand":
-        return { message: "no such overload", noSuchOverload: true };
-      default:
-        return {
-          message: e.message.split("\n")[0] === summary ? summary : (summary ?? e.message),
-          noSuchOverload: false,
-        };
-    }
-  }
-  return { message: e instanceof Error ? e.message : String(e), noSuchOverload: false };
-}
 
 /**
  * Evaluates a compiled expression with the variables of `activation` (CEL values: int as bigint, double as number,

@@ -7,12 +7,12 @@
  * See spec/k8s-cel-semantics.md §4 "Where rules run and what self is".
  */
 import { GoFloat } from "../field/message.js";
-import { parseDuration } from "../go/time.js";
+import { parseDuration, parseRFC3339 } from "../go/time.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { deepEqualJson } from "../schema/validate.js";
-import { Duration } from "./engine.js";
 import type { CelObjectType } from "./environment.js";
 import { escapedNames } from "./escape.js";
+import { durationValue, timestampValue } from "./time-values.js";
 
 /** A CEL type of a schema node, with the conversion of its JSON values. */
 export interface CelType {
@@ -61,11 +61,58 @@ function toDouble(v: unknown): unknown {
   return v;
 }
 
-/** Go's time.ParseDuration, into a CEL duration. Returns undefined when it does not parse. */
-export function parseGoDuration(s: string): Duration | undefined {
-  const total = parseDuration(s);
-  if (total === undefined) return undefined;
-  return new Duration(total / 1_000_000_000n, Number(total % 1_000_000_000n));
+/** kube-openapi's `timeUnits` (each unit's spellings; the last one is also a prefix) and their nanoseconds. */
+const OPENAPI_DURATION_UNITS: readonly (readonly [readonly string[], bigint])[] = [
+  [["ns", "nano"], 1n],
+  [["us", "\u00b5s", "micro"], 1_000n],
+  [["ms", "milli"], 1_000_000n],
+  [["s", "sec"], 1_000_000_000n],
+  [["m", "min"], 60_000_000_000n],
+  [["h", "hr", "hour"], 3_600_000_000_000n],
+  [["d", "day"], 86_400_000_000_000n],
+  [["w", "wk", "week"], 604_800_000_000_000n],
+];
+
+/**
+ * kube-openapi `strfmt.ParseDuration` in nanoseconds, as the API server converts a `duration` field for CEL:
+ * `time.ParseDuration`, else the sum of every `(\d+)\s*([A-Za-zµ]+)` whose unit is known (`3 days`, `1w2d`;
+ * `strconv.Atoi` fails beyond int64; the sum wraps as Go's int64 does). Undefined when it does not parse.
+ */
+export function parseOpenAPIDuration(s: string): bigint | undefined {
+  const go = parseDuration(s);
+  if (go !== undefined) return go;
+  let total = 0n;
+  let ok = false;
+  for (const m of s.matchAll(/(\d+)\s*([A-Za-z\u00b5]+)/g)) {
+    const factor = BigInt(m[1]!);
+    if (factor > (1n << 63n) - 1n) return undefined;
+    const unit = m[2]!.toLowerCase();
+    for (const [variants, nanos] of OPENAPI_DURATION_UNITS) {
+      variants.forEach((variant, i) => {
+        if ((i === variants.length - 1 && unit.startsWith(variant)) || variant === unit) {
+          ok = true;
+          total = BigInt.asIntN(64, total + BigInt.asIntN(64, factor * nanos));
+        }
+      });
+    }
+  }
+  return ok ? total : undefined;
+}
+
+/**
+ * kube-openapi `strfmt.ParseDateTime`, as the API server converts a `date-time` field for CEL: `time.Parse` with
+ * RFC 3339 layouts (any fraction of a second, the zone kept), else without a zone (UTC); `""` is the epoch.
+ */
+function parseDateTime(s: string): Date | undefined {
+  if (s === "") return timestampValue({ seconds: 0n, nanos: 0, offset: 0 });
+  const t = parseRFC3339(s) ?? (s.endsWith("Z") ? undefined : parseRFC3339(`${s}Z`));
+  return t === undefined ? undefined : timestampValue(t);
+}
+
+/** `time.Parse("2006-01-02", s)` (strfmt's full-date layout), as the API server converts a `date` field. */
+function parseDate(s: string): Date | undefined {
+  const t = s.length === 10 ? parseRFC3339(`${s}T00:00:00Z`) : undefined;
+  return t === undefined ? undefined : timestampValue(t);
 }
 
 function base64ToBytes(s: string): unknown {
@@ -172,18 +219,17 @@ export class CelTypeRegistry {
       return {
         name: "google.protobuf.Timestamp",
         schemaTypeName: "string",
-        convert: (v) => {
-          if (typeof v !== "string") return v;
-          const d = new Date(f === "date" ? `${v}T00:00:00Z` : v);
-          return Number.isNaN(d.getTime()) ? v : d;
-        },
+        convert: (v) => (typeof v === "string" ? ((f === "date" ? parseDate(v) : parseDateTime(v)) ?? v) : v),
       };
     }
     if (f === "duration") {
       return {
         name: "google.protobuf.Duration",
         schemaTypeName: "string",
-        convert: (v) => (typeof v === "string" ? (parseGoDuration(v) ?? v) : v),
+        convert: (v) => {
+          const nanos = typeof v === "string" ? parseOpenAPIDuration(v) : undefined;
+          return nanos === undefined ? v : durationValue(nanos);
+        },
       };
     }
     if (f === "byte") {

@@ -1,5 +1,6 @@
 /**
- * Go's `strconv`: `Quote` (and therefore `fmt`'s `%q` on strings) and `FormatFloat`.
+ * Go's `strconv`: `Quote` (and therefore `fmt`'s `%q` on strings), `FormatFloat`, and the parsers CEL's conversions
+ * use (`ParseInt`, `ParseUint`, `ParseFloat`, `ParseBool`).
  *
  * `Quote`, which Kubernetes uses in many messages (a field error's `Invalid value: "x"`, CEL library
  * errors such as `parse "../relative": ...`):
@@ -181,4 +182,169 @@ export function exponentDigits(x: number, prec: number): { negative: boolean; di
     q = round(exp);
   }
   return { negative, digits: q.toString(), exp };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing: ParseInt, ParseUint (base 10, 64 bits), ParseBool, ParseFloat (64 bits)
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const UINT64_MAX = (1n << 64n) - 1n;
+const DECIMAL_DIGITS = /^[0-9]+$/;
+
+/**
+ * `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits (no base prefix, no underscores: those need
+ * base 0), within the int64 range. Undefined where Go returns an error (syntax or range).
+ */
+export function parseInt64(s: string): bigint | undefined {
+  const sign = s[0] === "+" || s[0] === "-" ? s[0] : "";
+  const digits = s.slice(sign.length);
+  if (!DECIMAL_DIGITS.test(digits)) return undefined;
+  const v = BigInt(sign === "-" ? `-${digits}` : digits);
+  return v < INT64_MIN || v > INT64_MAX ? undefined : v;
+}
+
+/** `strconv.ParseUint(s, 10, 64)`: decimal digits only (no sign), within the uint64 range. */
+export function parseUint64(s: string): bigint | undefined {
+  if (!DECIMAL_DIGITS.test(s)) return undefined;
+  const v = BigInt(s);
+  return v > UINT64_MAX ? undefined : v;
+}
+
+const BOOL_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
+  ["1", true],
+  ["t", true],
+  ["T", true],
+  ["TRUE", true],
+  ["true", true],
+  ["True", true],
+  ["0", false],
+  ["f", false],
+  ["F", false],
+  ["FALSE", false],
+  ["false", false],
+  ["False", false],
+]);
+
+/** `strconv.ParseBool`: 1, t, T, TRUE, true, True and their false counterparts; undefined otherwise. */
+export function parseBool(s: string): boolean | undefined {
+  return BOOL_SPELLINGS.get(s);
+}
+
+/** The length of the common prefix of `s` and the lower-case `prefix`, ignoring the case of `s` (ASCII). */
+function prefixLengthIgnoreCase(s: string, prefix: string): number {
+  const n = Math.min(s.length, prefix.length);
+  for (let i = 0; i < n; i++) if (s[i]!.toLowerCase() !== prefix[i]) return i;
+  return n;
+}
+
+/** Go's `special`: `[+-]inf`, `[+-]infinity` (any case) and `nan` (any case, no sign), as the whole string. */
+function specialFloat(s: string): number | undefined {
+  let sign = 1;
+  let rest = s;
+  if (s[0] === "+" || s[0] === "-") {
+    sign = s[0] === "-" ? -1 : 1;
+    rest = s.slice(1);
+  } else if (prefixLengthIgnoreCase(s, "nan") === 3 && s.length === 3) {
+    return Number.NaN;
+  }
+  const n = prefixLengthIgnoreCase(rest, "infinity");
+  if ((n === 3 && rest.length === 3) || (n === 8 && rest.length === 8)) return sign * Number.POSITIVE_INFINITY;
+  return undefined;
+}
+
+/**
+ * Go's `underscoreOK`: underscores only between digits, or between a base prefix and a digit (the decimal
+ * point and the exponent break a run of digits).
+ */
+function underscoresOK(s: string): boolean {
+  let saw = "^";
+  let i = 0;
+  let t = s;
+  if (t[0] === "+" || t[0] === "-") t = t.slice(1);
+  let hex = false;
+  if (t.length >= 2 && t[0] === "0" && "boxBOX".includes(t[1]!)) {
+    i = 2;
+    saw = "0";
+    hex = t[1] === "x" || t[1] === "X";
+  }
+  for (; i < t.length; i++) {
+    const c = t[i]!;
+    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) {
+      saw = "0";
+    } else if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+    } else {
+      if (saw === "_") return false;
+      saw = "!";
+    }
+  }
+  return saw !== "_";
+}
+
+/** A decimal float literal as Go's `readFloat` reads it (underscores checked separately). */
+const DECIMAL_FLOAT = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9][0-9_]*)?$/;
+/** A hexadecimal float literal: the `p` exponent is required. */
+const HEX_FLOAT = /^([+-]?)0[xX]((?:[0-9a-fA-F_]+\.?[0-9a-fA-F_]*|\.[0-9a-fA-F_]+))[pP]([+-]?[0-9][0-9_]*)$/;
+
+/** `strconv.ParseFloat(s, 64)`; undefined on a syntax error and, as Go, on overflow (ErrRange). */
+export function parseFloat64(s: string): number | undefined {
+  const special = specialFloat(s);
+  if (special !== undefined) return special;
+  if (s.includes("_") && !underscoresOK(s)) return undefined;
+  const hex = HEX_FLOAT.exec(s);
+  if (hex !== null) return parseHexFloat(hex[1] === "-", hex[2]!.replaceAll("_", ""), hex[3]!.replaceAll("_", ""));
+  if (!DECIMAL_FLOAT.test(s) || !/[0-9]/.test(s.replace(/[eE].*$/, ""))) return undefined;
+  // JavaScript's Number() rounds a decimal literal to nearest, ties to even, as Go does.
+  const v = Number(s.replaceAll("_", ""));
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * A hexadecimal mantissa times 2^exponent, rounded to nearest even as Go's `atofHex` rounds it; undefined when
+ * it overflows float64.
+ */
+function parseHexFloat(negative: boolean, mantissaText: string, exponentText: string): number | undefined {
+  const dot = mantissaText.indexOf(".");
+  const digits = mantissaText.replace(".", "");
+  if (!/[0-9a-fA-F]/.test(digits)) return undefined;
+  const fractionDigits = dot === -1 ? 0 : mantissaText.length - dot - 1;
+  let mantissa = BigInt(`0x${digits}`);
+  // Go stops reading the exponent's value beyond 10000; any larger exponent over- or underflows anyway.
+  let exp = Math.min(Number.parseInt(exponentText, 10), 100_000);
+  exp = Math.max(exp, -100_000) - 4 * fractionDigits;
+  if (mantissa === 0n) return negative ? -0 : 0;
+  // Normalise to 55 bits (53 of precision plus a round bit and a sticky bit), then round half to even.
+  const bits = mantissa.toString(2).length;
+  if (bits > 55) {
+    const shift = BigInt(bits - 55);
+    const sticky = mantissa & ((1n << shift) - 1n) ? 1n : 0n;
+    mantissa = (mantissa >> shift) | sticky;
+    exp += bits - 55;
+  } else {
+    mantissa <<= BigInt(55 - bits);
+    exp -= 55 - bits;
+  }
+  // The value is mantissa × 2^exp with mantissa in [2^54, 2^55). Denormalise below the smallest normal exponent.
+  const minExp = -1074 - 2; // two extra bits for rounding
+  while (exp < minExp && mantissa > 1n) {
+    mantissa = (mantissa >> 1n) | (mantissa & 1n);
+    exp++;
+  }
+  let round = mantissa & 3n;
+  mantissa >>= 2n;
+  exp += 2;
+  round |= mantissa & 1n;
+  if (round === 3n) {
+    mantissa++;
+    if (mantissa === 1n << 53n) {
+      mantissa >>= 1n;
+      exp++;
+    }
+  }
+  // mantissa ≤ 2^53 and its lowest bit at or above 2^-1074: mantissa × 2^exp is exact unless it overflows.
+  if (mantissa !== 0n && exp + mantissa.toString(2).length - 1 > 1023) return undefined;
+  const v = mantissa === 0n ? 0 : Number(mantissa) * 2 ** exp;
+  return negative ? -v : v;
 }

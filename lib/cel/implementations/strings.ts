@@ -20,13 +20,8 @@
  */
 
 import { fromGoBytes, toGoBytes } from "../../go/bytes.js";
-import {
-  exponentDigits,
-  formatFloatFixed,
-  formatFloatShortestF,
-  formatFloatShortestG,
-  goQuote,
-} from "../../go/strconv.js";
+import { exponentDigits, formatFloatFixed, formatFloatShortestG, goQuote } from "../../go/strconv.js";
+import { stringFromDuration, stringFromTime } from "./conversions.js";
 import { LibraryError } from "./error.js";
 
 /**
@@ -40,7 +35,7 @@ import { LibraryError } from "./error.js";
  * | `string` | `string` | `value: string` |
  * | `bytes` | `bytes` | `value: Uint8Array` |
  * | `null` | `null_type` | — |
- * | `timestamp` | `google.protobuf.Timestamp` | `seconds: bigint` since the epoch, `nanos` 0–999,999,999 |
+ * | `timestamp` | `google.protobuf.Timestamp` | `seconds: bigint` since the epoch, `nanos` 0–999,999,999, the zone's `offset` (seconds east of UTC, default 0) |
  * | `duration` | `google.protobuf.Duration` | `nanos: bigint` (total, may be negative) |
  * | `type` | `type` | `name`: the type's name (`int`, `string`, `google.protobuf.Timestamp`, ...) |
  * | `list` | `list` | `items` |
@@ -54,7 +49,7 @@ export type FormatArg =
   | { readonly kind: "string"; readonly value: string }
   | { readonly kind: "bytes"; readonly value: Uint8Array }
   | { readonly kind: "null" }
-  | { readonly kind: "timestamp"; readonly seconds: bigint; readonly nanos: number }
+  | { readonly kind: "timestamp"; readonly seconds: bigint; readonly nanos: number; readonly offset?: number }
   | { readonly kind: "duration"; readonly nanos: bigint }
   | { readonly kind: "type"; readonly name: string }
   | { readonly kind: "list"; readonly items: readonly FormatArg[] }
@@ -310,21 +305,6 @@ function hexBytes(bytes: Uint8Array, upper: boolean): string {
   return upper ? s.toUpperCase() : s;
 }
 
-/** Go `time.Time.Format(time.RFC3339Nano)` in UTC. */
-function rfc3339Nano(seconds: bigint, nanos: number): string {
-  const iso = new Date(Number(seconds) * 1000).toISOString();
-  const base = iso.slice(0, 19);
-  if (nanos === 0) return `${base}Z`;
-  return `${base}.${String(nanos).padStart(9, "0").replace(/0+$/, "")}Z`;
-}
-
-/** cel-go `Duration` to string: `strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"`. */
-function durationString(nanos: bigint): string {
-  const sec = nanos / 1_000_000_000n;
-  const nsec = nanos % 1_000_000_000n;
-  return `${formatFloatShortestF(Number(sec) + Number(nsec) / 1e9)}s`;
-}
-
 /** `ConvertToType(StringType)` for the scalar kinds `%s` accepts. */
 function convertToString(v: FormatArg): string {
   switch (v.kind) {
@@ -347,9 +327,9 @@ function convertToString(v: FormatArg): string {
       }
     }
     case "timestamp":
-      return rfc3339Nano(v.seconds, v.nanos);
+      return stringFromTime({ seconds: v.seconds, nanos: v.nanos, offset: v.offset ?? 0 });
     case "duration":
-      return durationString(v.nanos);
+      return stringFromDuration(v.nanos);
     case "type":
       return v.name;
     default:

@@ -1,8 +1,7 @@
 /**
  * What every tollgate environment has besides the engine's base language: the functions the source rewrites call
  * (../rewrite.ts: `has()` on any operand, two-variable comprehensions), and Go-exact versions of standard functions
- * the engine gets wrong (`matches` with RE2 semantics, `string(timestamp)` in RFC 3339 with nanoseconds,
- * `timestamp(timestamp)`, equality of optionals).
+ * the engine gets wrong (`matches` with RE2 semantics, equality of optionals; the others are in standard.ts).
  */
 import type { EngineRegistrar, Optional } from "../engine.js";
 import { celEquals } from "../equality.js";
@@ -14,14 +13,6 @@ function hasField(target: unknown, field: string): boolean {
   if (target instanceof Map) return target.has(field);
   if (typeof target === "object" && target !== null) return Object.hasOwn(target, field);
   throw celError("no such overload");
-}
-
-/** Go's time.Time.Format(time.RFC3339Nano) in UTC, as cel-go prints `string(timestamp)`. */
-function timestampString(d: Date): string {
-  return d
-    .toISOString()
-    .replace(/\.000Z$/, "Z")
-    .replace(/(\.\d*?)0+Z$/, "$1Z");
 }
 
 /** Optional equality (cel-go: equal when both are empty or both hold equal values; never equal to null). */
@@ -59,8 +50,6 @@ function register(env: EngineRegistrar): void {
   env.registerOperator("optional<A> == optional<A>", (a: Optional, b: Optional) => optionalEquals(a, b));
   env.registerOperator("optional<dyn> == null", () => false);
   env.registerFunction("__has(dyn, string): bool", (t: unknown, f: string) => hasField(t, f));
-  env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (d: Date) => d);
-  env.registerFunction("string(google.protobuf.Timestamp): string", (d: Date) => timestampString(d));
   env.registerFunction("string.__re2matches(string): bool", (s: string, p: string) => regex(p).test(s));
   env.registerFunction("__re2matchesFn(string, string): bool", (s: string, p: string) => regex(p).test(s));
 }

@@ -32,6 +32,24 @@ export interface CelLibrary {
    * estimator then falls back to cel-go's built-in costs, and to 1.
    */
   readonly callCosts?: Readonly<Record<string, CallCostEstimator>>;
+  /**
+   * Own implementations of built-in operators and functions where the engine's differ from cel-go's, by cel-go
+   * name: operators as `_+_`, `_==_`, `-_`; global functions by name (`int`); methods as `.name` (`.getHours`).
+   */
+  readonly overrides?: Readonly<Record<string, LibraryOverride>>;
+}
+
+/**
+ * An own implementation of a built-in: it gets the operands' values (a method's receiver first) and returns the
+ * result, throws a LibraryError, or returns ENGINE_HANDLER to leave the call to the engine.
+ */
+export interface LibraryOverride {
+  /**
+   * The nodes it applies to: those with an operand whose checked type is one of these (`int`,
+   * `google.protobuf.Timestamp`), is `dyn`, or is unknown (no type check). Absent: every node of the name.
+   */
+  readonly operandTypes?: readonly string[];
+  readonly run: (args: readonly unknown[]) => unknown;
 }
 
 /** A CEL runtime error with cel-go's text. */

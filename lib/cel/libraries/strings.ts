@@ -6,8 +6,9 @@
  */
 import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from "../cost/operand.js";
 import { add, addU, byFactor, mul, mulU, type Range, STRING_TRAVERSAL, U64, ZERO } from "../cost/range.js";
-import type { EngineRegistrar } from "../engine.js";
+import { type EngineRegistrar, runtimeTypeName, UnsignedInt } from "../engine.js";
 import * as strings from "../implementations/strings.js";
+import { Duration, durationNanos, goTimeOf } from "../time-values.js";
 import { type CelLibrary, libraryCall } from "./library.js";
 
 /** The `strings` namespace constant (`strings.quote`). */
@@ -88,21 +89,13 @@ function toFormatArg(v: unknown): strings.FormatArg {
       return { kind: "string", value: v };
   }
   if (v instanceof Uint8Array) return { kind: "bytes", value: v };
-  if (v instanceof Date) {
-    const ms = BigInt(v.getTime());
-    const seconds = ms >= 0n ? ms / 1000n : -((-ms + 999n) / 1000n);
-    return { kind: "timestamp", seconds, nanos: Number(ms - seconds * 1000n) * 1_000_000 };
-  }
+  if (v instanceof Date) return { kind: "timestamp", ...goTimeOf(v) };
   if (Array.isArray(v)) return { kind: "list", items: v.map(toFormatArg) };
   if (v instanceof Map)
     return { kind: "map", entries: [...v].map(([k, x]) => [toFormatArg(k), toFormatArg(x)] as const) };
-  const d = v as { seconds?: unknown; nanos?: unknown; constructor?: { name?: string } };
-  if (d.constructor?.name === "Duration" && typeof d.seconds === "bigint" && typeof d.nanos === "number") {
-    return { kind: "duration", nanos: d.seconds * 1_000_000_000n + BigInt(d.nanos) };
-  }
-  if (d.constructor?.name === "UnsignedInt")
-    return { kind: "uint", value: BigInt((v as { valueOf(): bigint }).valueOf()) };
-  return { kind: "other", typeName: d.constructor?.name ?? "object" };
+  if (v instanceof Duration) return { kind: "duration", nanos: durationNanos(v) };
+  if (v instanceof UnsignedInt) return { kind: "uint", value: v.valueOf() };
+  return { kind: "other", typeName: runtimeTypeName(v) };
 }
 
 // Cost estimates (Kubernetes' EstimateCallCost; `format` and `strings.quote` as cel-go's ext strings estimates them).

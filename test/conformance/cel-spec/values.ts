@@ -2,12 +2,13 @@
  * cel-spec values (textproto.ts `SpecValue`) against the engine's JS values, as the adapter passes them:
  * int → bigint, uint → UnsignedInt, double → number, string, bytes → Uint8Array, bool, null, list → Array,
  * map → plain object (string keys, as the engine builds map literals) or Map (other keys), timestamp → Date
- * (the engine keeps milliseconds), duration → Duration, type → the engine's Type (name only).
+ * with its nanoseconds (lib/cel/time-values.ts), duration → Duration, type → the engine's Type (name only).
  *
  * Equality is typed: int, uint and double are distinct; NaN equals NaN; maps compare regardless of order.
  */
 import { Duration, Optional, UnsignedInt } from "../../../lib/cel/engine.js";
 import { compileExpression, createCelEnvironment, evaluate } from "../../../lib/cel/index.js";
+import { goTimeOf, timestampValue } from "../../../lib/cel/time-values.js";
 import type { SpecType, SpecValue } from "./textproto.js";
 
 /** A binding or declaration the engine cannot represent (the test fails with this reason). */
@@ -103,10 +104,7 @@ export function toEngineValue(v: SpecValue): unknown {
       return new Map(v.entries.map(([k, x]) => [toEngineValue(k), toEngineValue(x)]));
     }
     case "timestamp":
-      if (v.nanos % 1_000_000 !== 0) {
-        throw new NotRepresentableError(`timestamp with sub-millisecond nanos (${v.nanos}); the engine uses Date`);
-      }
-      return new Date(Number(v.seconds) * 1000 + v.nanos / 1_000_000);
+      return timestampValue({ seconds: v.seconds, nanos: v.nanos, offset: 0 });
     case "duration":
       return new Duration(v.seconds, v.nanos);
     case "type":
@@ -204,10 +202,8 @@ export function differs(want: SpecValue, got: unknown, at = ""): string | undefi
       return got instanceof TypeClass && typeValueName(got) === want.name ? undefined : mismatch();
     case "timestamp": {
       if (!(got instanceof Date)) return mismatch();
-      const ms = Number(want.seconds) * 1000 + Math.floor(want.nanos / 1_000_000);
-      if (got.getTime() !== ms) return mismatch();
-      if (want.nanos % 1_000_000 !== 0) return `${mismatch()} (the engine keeps milliseconds)`;
-      return undefined;
+      const t = goTimeOf(got);
+      return t.seconds === want.seconds && t.nanos === want.nanos ? undefined : mismatch();
     }
     case "duration": {
       if (!(got instanceof Duration)) return mismatch();
@@ -371,8 +367,9 @@ function formatEngineInner(v: unknown, depth: number): string {
         return `{${[...v.entries()].map(([k, x]) => `${formatEngineInner(k, depth + 1)}: ${formatEngineInner(x, depth + 1)}`).join(", ")}}`;
       }
       if (v instanceof Date) {
-        const t = v.getTime();
-        return Number.isNaN(t) ? "timestamp(invalid)" : `timestamp("${v.toISOString()}")`;
+        if (Number.isNaN(v.getTime())) return "timestamp(invalid)";
+        const t = goTimeOf(v);
+        return `timestamp("${formatTimestamp(t.seconds, t.nanos)}")`;
       }
       if (v instanceof Duration) {
         const p = durationParts(v);

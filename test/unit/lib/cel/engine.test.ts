@@ -6,8 +6,10 @@ import { describe, expect, it } from "vitest";
 import {
   applyCelGoLogicalOperators,
   CostLimitExceeded,
+  ENGINE_HANDLER,
   evaluateMetered,
   newEnvironment,
+  overrideHandlers,
   referencesIdentifier,
   renameMethodCalls,
 } from "../../../../lib/cel/engine.js";
@@ -57,6 +59,28 @@ describe("engine contract", () => {
     expect(cost).toBeGreaterThanOrEqual(7 * 100 * 100);
     expect(cost).toBeLessThan(8 * 100 * 100);
     expect(() => evaluateMetered(program, { l }, 10_000)).toThrow(CostLimitExceeded);
+  });
+
+  it("the checker's handle of operator and call nodes can be replaced, the operands' evaluation staying the engine's", () => {
+    const env = newEnvironment();
+    env.registerVariable("n", "int");
+    const program = env.parse("-n + size('ab') * 2");
+    expect(program.check().valid).toBe(true);
+    const seen: string[] = [];
+    const record =
+      (text: (args: readonly unknown[]) => string, result: unknown) =>
+      (args: readonly unknown[]): unknown => {
+        seen.push(text(args));
+        return result;
+      };
+    overrideHandlers(program.ast, (node) => {
+      if (node.op === "call") return record((a) => `size(${String(a[0])})`, 10n);
+      if (node.op === "-_") return record((a) => `-${String(a[0])}`, ENGINE_HANDLER);
+      if (node.op === "+") return record((a) => `${String(a[0])}+${String(a[1])}`, ENGINE_HANDLER);
+      return undefined;
+    });
+    expect(program({ n: 1n })).toBe(19n);
+    expect(seen).toEqual(["-1", "size(ab)", "-1+20"]);
   });
 
   it("AST nodes carry source positions and identifiers", () => {

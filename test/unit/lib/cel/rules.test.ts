@@ -305,6 +305,39 @@ describe("CEL rules on a CRD", () => {
     expect(affordable.failures).toEqual([]);
   });
 
+  it("converts date-time and duration fields as the API server does (nanoseconds, strfmt durations)", async () => {
+    const set = await bundleWith(
+      {
+        start: { type: "string", format: "date-time" },
+        end: { type: "string", format: "date-time" },
+        grace: { type: "string", format: "duration" },
+      },
+      [
+        { rule: "self.end > self.start", message: "end before start" },
+        { rule: "self.grace == duration('72h')", message: "grace is not three days" },
+        { rule: "string(self.start).endsWith('+01:00')", message: "start lost its zone" },
+      ],
+    );
+    expect(set.failures).toEqual([]);
+    const spec = {
+      start: "2020-01-01T00:00:00.000001+01:00",
+      end: "2020-01-01T00:00:00.000002+01:00",
+      grace: "3 days",
+    };
+    expect(causes(set, spec).errors).toEqual([]);
+    expect(causes(set, { ...spec, end: spec.start, grace: "3d 1h" }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: end before start",
+      "FieldValueInvalid spec: Invalid value: grace is not three days",
+    ]);
+  });
+
+  it("words runtime errors as cel-go does", async () => {
+    const set = await bundleWith(props, [{ rule: "int(self.name) > 0", message: "name must be a number" }]);
+    expect(causes(set, { name: "abc" }).errors).toEqual([
+      `FieldValueInvalid spec: Invalid value: "object": type conversion error from 'string' to 'int' evaluating rule: name must be a number`,
+    ]);
+  });
+
   it("reports rules that do not compile as policy failures", async () => {
     const set = await bundleWith(props, [{ rule: "self.nope > 1" }, { rule: "self.replicas" }, { rule: "1 +" }]);
     const messages = set.failures.filter((f) => f.severity === "error").map((f) => f.message);

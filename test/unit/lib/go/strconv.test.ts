@@ -6,6 +6,10 @@ import {
   formatFloatShortestG,
   goQuote,
   goQuoteBytes,
+  parseBool,
+  parseFloat64,
+  parseInt64,
+  parseUint64,
 } from "../../../../lib/go/strconv.js";
 
 describe("goQuote (strconv.Quote)", () => {
@@ -101,5 +105,77 @@ describe("exponentDigits (strconv 'e')", () => {
     { x: 0, prec: 2, want: { negative: false, digits: "000", exp: 0 } },
   ])("$x", ({ x, prec, want }) => {
     expect(exponentDigits(x, prec)).toEqual(want);
+  });
+});
+
+describe("parseInt64 / parseUint64 (strconv.ParseInt, ParseUint with base 10)", () => {
+  it.each([
+    { input: "42", int: 42n, uint: 42n },
+    { input: "+5", int: 5n, uint: undefined },
+    { input: "-5", int: -5n, uint: undefined },
+    { input: "007", int: 7n, uint: 7n },
+    { input: "9223372036854775807", int: 9223372036854775807n, uint: 9223372036854775807n },
+    { input: "9223372036854775808", int: undefined, uint: 9223372036854775808n },
+    { input: "-9223372036854775808", int: -9223372036854775808n, uint: undefined },
+    { input: "18446744073709551616", int: undefined, uint: undefined },
+    { input: "", int: undefined, uint: undefined },
+    { input: " 5", int: undefined, uint: undefined },
+    { input: "1_000", int: undefined, uint: undefined },
+    { input: "0x10", int: undefined, uint: undefined },
+    { input: "1e3", int: undefined, uint: undefined },
+  ])("$input", ({ input, int, uint }) => {
+    expect(parseInt64(input)).toBe(int);
+    expect(parseUint64(input)).toBe(uint);
+  });
+});
+
+describe("parseBool (strconv.ParseBool)", () => {
+  it.each(["1", "t", "T", "TRUE", "true", "True"])("%s is true", (s) => expect(parseBool(s)).toBe(true));
+  it.each(["0", "f", "F", "FALSE", "false", "False"])("%s is false", (s) => expect(parseBool(s)).toBe(false));
+  it.each(["", "yes", "tRUE", "on", " true"])("%s does not parse", (s) => expect(parseBool(s)).toBeUndefined());
+});
+
+describe("parseFloat64 (strconv.ParseFloat with bitSize 64)", () => {
+  it.each([
+    { input: "1.5", want: 1.5 },
+    { input: ".5", want: 0.5 },
+    { input: "5.", want: 5 },
+    { input: "1e3", want: 1000 },
+    { input: "1_000.5", want: 1000.5 },
+    { input: "1e5_0", want: 1e50 },
+    { input: "0x1p-2", want: 0.25 },
+    { input: "0X1.8P1", want: 3 },
+    { input: "0x_1p0", want: 1 },
+    { input: "0x.8p1", want: 1 },
+    { input: "0x1p-1074", want: 5e-324 },
+    { input: "0x1p-1075", want: 0 },
+    { input: "0x1.fffffffffffff7p1023", want: 1.7976931348623157e308 },
+    { input: "1e-400", want: 0 },
+    { input: "inf", want: Number.POSITIVE_INFINITY },
+    { input: "-Infinity", want: Number.NEGATIVE_INFINITY },
+    { input: "+INF", want: Number.POSITIVE_INFINITY },
+  ])("$input is $want", ({ input, want }) => {
+    expect(parseFloat64(input)).toBe(want);
+  });
+
+  it("reads NaN", () => expect(parseFloat64("NaN")).toBeNaN());
+
+  it.each([
+    { input: "", why: "empty" },
+    { input: " 1", why: "space" },
+    { input: "1e", why: "exponent without digits" },
+    { input: ".", why: "no digits" },
+    { input: "1__0", why: "two underscores" },
+    { input: "_1", why: "leading underscore" },
+    { input: "1_", why: "trailing underscore" },
+    { input: "0x10", why: "hexadecimal without a p exponent" },
+    { input: "0b1", why: "binary" },
+    { input: "+nan", why: "signed NaN" },
+    { input: "infin", why: "a prefix of infinity" },
+    { input: "1e400", why: "overflow (ErrRange)" },
+    { input: "0x1p1024", why: "hexadecimal overflow" },
+    { input: "0x1.fffffffffffff8p1023", why: "rounds up to overflow" },
+  ])("$input does not parse ($why)", ({ input }) => {
+    expect(parseFloat64(input)).toBeUndefined();
   });
 });

@@ -1,0 +1,280 @@
+/**
+ * cel-go's standard library where the engine's built-ins differ from it (common/stdlib/standard.go and
+ * common/types): in every environment.
+ *
+ * - Type conversions (`int`, `uint`, `double`, `bool`, `string`, `duration`, `timestamp`) parse with Go's strconv
+ *   and time packages and fail with cel-go's texts (`type conversion error from 'string' to 'int'`,
+ *   `integer overflow`, …); with a `dyn` argument of a type no overload takes, `no such overload: int(bool)`.
+ * - Timestamps keep nanoseconds and their zone, durations are int64 nanoseconds: arithmetic, comparisons and the
+ *   accessors (`getHours()`, `getHours('+02:00')`, …) are cel-go's, with `timestamp overflow` and
+ *   `integer overflow` at the range limits.
+ * - int division and modulus of the minimum by -1 and negation of the minimum overflow (`integer overflow`).
+ * - Overloads cel-go has and the engine lacks: `int(uint)`, `int(timestamp)`, `int(duration)`,
+ *   `string(duration)`, `duration(int)`, and the ordering of bytes.
+ */
+import { ENGINE_HANDLER, type EngineRegistrar, UnsignedInt } from "../engine.js";
+import {
+  boolFromString,
+  checkedInt,
+  conversionError,
+  doubleFromString,
+  durationFromString,
+  intFromDouble,
+  intFromString,
+  intFromUint,
+  secondsOfTime,
+  stringFromBytes,
+  stringFromDouble,
+  stringFromDuration,
+  stringFromTime,
+  timeFromSeconds,
+  timeFromString,
+  uintFromDouble,
+  uintFromInt,
+  uintFromString,
+} from "../implementations/conversions.js";
+import { LibraryError } from "../implementations/error.js";
+import { compareBytes } from "../implementations/lists.js";
+import {
+  addToTime,
+  compareTimes,
+  DURATION_ACCESSORS,
+  durationField,
+  subtractFromTime,
+  TIMESTAMP_ACCESSORS,
+  timeDifference,
+  timeField,
+} from "../implementations/time.js";
+import { Duration, durationNanos, durationValue, goTimeOf, timestampValue } from "../time-values.js";
+import { type CelLibrary, type LibraryOverride, libraryCall } from "./library.js";
+
+const TIMESTAMP = "google.protobuf.Timestamp";
+const DURATION = "google.protobuf.Duration";
+const INT64_MIN = -(1n << 63n);
+
+function uint(v: bigint): UnsignedInt {
+  return new UnsignedInt(v);
+}
+
+/**
+ * One conversion function: the result for the argument's runtime type, else the engine's overloads (a library's
+ * `string(ip)`, or the engine's no-such-overload error, which cel-go words `no such overload: int(bool)`).
+ */
+function conversion(convert: (v: unknown) => unknown): LibraryOverride {
+  return {
+    run: libraryCall((args: readonly unknown[]) =>
+      args.length === 1 ? (convert(args[0]) ?? ENGINE_HANDLER) : ENGINE_HANDLER,
+    ),
+  };
+}
+
+function toInt(v: unknown): unknown {
+  if (typeof v === "bigint") return v;
+  if (v instanceof UnsignedInt) return intFromUint(v.valueOf());
+  if (typeof v === "number") return intFromDouble(v);
+  if (typeof v === "string") return intFromString(v);
+  if (v instanceof Date) return secondsOfTime(goTimeOf(v));
+  if (v instanceof Duration) return durationNanos(v);
+  return undefined;
+}
+
+function toUint(v: unknown): unknown {
+  if (v instanceof UnsignedInt) return v;
+  if (typeof v === "bigint") return uint(uintFromInt(v));
+  if (typeof v === "number") return uint(uintFromDouble(v));
+  if (typeof v === "string") return uint(uintFromString(v));
+  return undefined;
+}
+
+function toDouble(v: unknown): unknown {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof UnsignedInt) return Number(v.valueOf());
+  if (typeof v === "string") return doubleFromString(v);
+  return undefined;
+}
+
+function toBool(v: unknown): unknown {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") return boolFromString(v);
+  return undefined;
+}
+
+function toStringValue(v: unknown): unknown {
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "boolean":
+    case "bigint":
+      return String(v);
+    case "number":
+      return stringFromDouble(v);
+  }
+  if (v instanceof UnsignedInt) return String(v.valueOf());
+  if (v instanceof Uint8Array) return stringFromBytes(v);
+  if (v instanceof Date) return stringFromTime(goTimeOf(v));
+  if (v instanceof Duration) return stringFromDuration(durationNanos(v));
+  return undefined;
+}
+
+function toDuration(v: unknown): unknown {
+  if (v instanceof Duration) return v;
+  if (typeof v === "string") return durationValue(durationFromString(v));
+  // cel-go declares duration(int), but an int does not convert to a duration.
+  if (typeof v === "bigint") throw conversionError("int", DURATION);
+  return undefined;
+}
+
+function toTimestamp(v: unknown): unknown {
+  if (v instanceof Date) return v;
+  if (typeof v === "string") return timestampValue(timeFromString(v));
+  if (typeof v === "bigint") return timestampValue(timeFromSeconds(v));
+  return undefined;
+}
+
+/** An override of an operator on timestamps and durations (the engine's handler for any other operands). */
+function timeOperator(run: (a: unknown, b: unknown) => unknown): LibraryOverride {
+  return {
+    operandTypes: [TIMESTAMP, DURATION],
+    run: libraryCall((args: readonly unknown[]) => run(args[0], args[1])),
+  };
+}
+
+function plus(a: unknown, b: unknown): unknown {
+  if (a instanceof Date && b instanceof Duration) return timestampValue(addToTime(goTimeOf(a), durationNanos(b)));
+  if (a instanceof Duration && b instanceof Date) return timestampValue(addToTime(goTimeOf(b), durationNanos(a)));
+  if (a instanceof Duration && b instanceof Duration) return durationValue(durationNanos(a) + durationNanos(b));
+  return ENGINE_HANDLER;
+}
+
+function minus(a: unknown, b: unknown): unknown {
+  if (a instanceof Date && b instanceof Duration)
+    return timestampValue(subtractFromTime(goTimeOf(a), durationNanos(b)));
+  if (a instanceof Date && b instanceof Date) return durationValue(timeDifference(goTimeOf(a), goTimeOf(b)));
+  if (a instanceof Duration && b instanceof Duration) return durationValue(durationNanos(a) - durationNanos(b));
+  return ENGINE_HANDLER;
+}
+
+/** cel-go `Compare` of two timestamps or two durations; undefined for other operands. */
+function compareTime(a: unknown, b: unknown): number | undefined {
+  if (a instanceof Date && b instanceof Date) return compareTimes(goTimeOf(a), goTimeOf(b));
+  if (a instanceof Duration && b instanceof Duration) {
+    const x = durationNanos(a);
+    const y = durationNanos(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return undefined;
+}
+
+function comparison(test: (c: number) => boolean): LibraryOverride {
+  return timeOperator((a, b) => {
+    const c = compareTime(a, b);
+    return c === undefined ? ENGINE_HANDLER : test(c);
+  });
+}
+
+/** The accessors of timestamps (with an optional zone) and durations. */
+function accessor(name: string): LibraryOverride {
+  return {
+    operandTypes: [TIMESTAMP, DURATION],
+    run: libraryCall((args: readonly unknown[]) => {
+      const [target, zone] = args;
+      if (target instanceof Date && (args.length === 1 || typeof zone === "string")) {
+        return timeField(name, goTimeOf(target), zone as string | undefined);
+      }
+      if (target instanceof Duration && args.length === 1 && DURATION_ACCESSORS.includes(name)) {
+        return durationField(name, durationNanos(target));
+      }
+      return ENGINE_HANDLER;
+    }),
+  };
+}
+
+/** int `/`, `%` and negation with cel-go's overflow checks (the engine's handler for other operands). */
+function intOperator(run: (a: bigint, b: bigint) => bigint): LibraryOverride {
+  return {
+    operandTypes: ["int"],
+    run: libraryCall((args: readonly unknown[]) => {
+      const [a, b] = args;
+      return typeof a === "bigint" && typeof b === "bigint" ? run(a, b) : ENGINE_HANDLER;
+    }),
+  };
+}
+
+const OVERRIDES: Record<string, LibraryOverride> = {
+  int: conversion(toInt),
+  uint: conversion(toUint),
+  double: conversion(toDouble),
+  bool: conversion(toBool),
+  string: conversion(toStringValue),
+  duration: conversion(toDuration),
+  timestamp: conversion(toTimestamp),
+  "_+_": timeOperator(plus),
+  "_-_": timeOperator(minus),
+  "_<_": comparison((c) => c < 0),
+  "_<=_": comparison((c) => c <= 0),
+  "_>_": comparison((c) => c > 0),
+  "_>=_": comparison((c) => c >= 0),
+  "_==_": comparison((c) => c === 0),
+  "_!=_": comparison((c) => c !== 0),
+  "_/_": intOperator((a, b) => {
+    if (b === 0n) throw new LibraryError("division by zero");
+    return checkedInt(a / b);
+  }),
+  "_%_": intOperator((a, b) => {
+    if (b === 0n) throw new LibraryError("modulus by zero");
+    if (a === INT64_MIN && b === -1n) throw new LibraryError("integer overflow");
+    return a % b;
+  }),
+  "-_": {
+    operandTypes: ["int"],
+    run: libraryCall((args: readonly unknown[]) =>
+      typeof args[0] === "bigint" ? checkedInt(-args[0]) : ENGINE_HANDLER,
+    ),
+  },
+};
+for (const name of new Set([...TIMESTAMP_ACCESSORS, ...DURATION_ACCESSORS])) OVERRIDES[`.${name}`] = accessor(name);
+
+/** Orders two byte strings (cel-go `Bytes.Compare`: bytewise). */
+function bytesOrder(test: (c: number) => boolean) {
+  return (a: Uint8Array, b: Uint8Array) => test(compareBytes(a, b));
+}
+
+/** The overloads cel-go has and the engine lacks (a checked call runs the override above). */
+function register(env: EngineRegistrar): void {
+  const toIntCall = libraryCall((v: unknown) => toInt(v));
+  env.registerFunction("int(uint): int", toIntCall);
+  env.registerFunction(`int(${TIMESTAMP}): int`, toIntCall);
+  env.registerFunction(`int(${DURATION}): int`, toIntCall);
+  env.registerFunction(
+    `string(${DURATION}): string`,
+    libraryCall((v: unknown) => toStringValue(v)),
+  );
+  env.registerFunction(
+    `string(${TIMESTAMP}): string`,
+    libraryCall((v: unknown) => toStringValue(v)),
+  );
+  env.registerFunction(
+    `duration(int): ${DURATION}`,
+    libraryCall((v: unknown) => toDuration(v)),
+  );
+  env.registerFunction(`timestamp(${TIMESTAMP}): ${TIMESTAMP}`, (v: Date) => v);
+  env.registerOperator(
+    "bytes < bytes",
+    bytesOrder((c) => c < 0),
+  );
+  env.registerOperator(
+    "bytes <= bytes",
+    bytesOrder((c) => c <= 0),
+  );
+  env.registerOperator(
+    "bytes > bytes",
+    bytesOrder((c) => c > 0),
+  );
+  env.registerOperator(
+    "bytes >= bytes",
+    bytesOrder((c) => c >= 0),
+  );
+}
+
+export const STANDARD_LIBRARY: CelLibrary = { name: "standard", register, overrides: OVERRIDES };
