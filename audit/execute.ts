@@ -13,7 +13,7 @@ import { loadPolicies, loadPolicySource } from "./policies.js";
 import { disposeResult } from "./recorder.js";
 import { renderReports } from "./report/index.js";
 import { type AuditConfig, type AuditProgress, runAudit } from "./run.js";
-import { readLatestReport, readReportFile, type WrittenRun, writeRun } from "./sink.js";
+import { readLatestReport, readReportFile, type SinkOptions, type WrittenRun, writeRun } from "./sink.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type Source, type SourceOptions } from "./sources/index.js";
 import { progressTotalBytes } from "./sources/size.js";
 import { resolveWorkers } from "./workers/auto.js";
@@ -146,16 +146,19 @@ export async function withSources<T>(
 /**
  * Renders the reports of a finished run and writes them (index.json last, then latest.json), then removes the run's
  * spools. Returns the run without its objects and findings.
+ *
+ * @param sink how the run folder is chosen (SinkOptions.sameFolder); S3 options come from `config`
  */
 export async function publishRun(
   result: AuditResult,
   config: Pick<ResolvedAuditConfig, "out" | "formats" | "s3">,
+  sink: Omit<SinkOptions, "s3"> = {},
 ): Promise<{ run: AuditRunHeader; written: WrittenRun; files: string[] }> {
   let written: WrittenRun;
   let files: ReturnType<typeof renderReports>;
   try {
     files = renderReports(result, config.formats);
-    written = await writeRun(config.out, result, files, { s3: config.s3 });
+    written = await writeRun(config.out, result, files, { ...sink, s3: config.s3 });
   } finally {
     disposeResult(result);
   }

@@ -43,6 +43,12 @@ export interface SinkOptions {
   multipartThreshold?: number;
   /** Files written at once before index.json. Default 4. */
   concurrency?: number;
+  /**
+   * Write into the run folder named by the run id even when it exists, replacing what is there, instead of a `-2`...
+   * folder beside it: for a step that is retried (a sharded run's merge), whose run id is fixed and whose earlier
+   * attempt may have left files and no index.json. Default false.
+   */
+  sameFolder?: boolean;
 }
 
 /** A store opened at a report prefix: keys are relative to the prefix. */
@@ -120,7 +126,9 @@ export async function writeRun(
   const r = await openReportStore(out, options);
   try {
     let folder = run.runId;
-    for (let n = 2; await folderExists(r, folder); n++) folder = `${run.runId}-${n}`;
+    if (options.sameFolder !== true) {
+      for (let n = 2; await folderExists(r, folder); n++) folder = `${run.runId}-${n}`;
+    }
     const bodies = files.map(measured);
     const data: BlobWrite[] = files.map((f, i) => ({
       key: `${r.prefix}${folder}/${f.name}`,
@@ -188,29 +196,40 @@ function incomplete(err: unknown, state: string): StorageError {
 }
 
 /**
+ * `latest.json` at the prefix: the last complete run; undefined on a first run, or when it is not one tollgate wrote
+ * (not JSON, no run id, a path that leaves the prefix).
+ */
+export async function readLatestPointer(out: string, options: SinkOptions = {}): Promise<LatestPointer | undefined> {
+  const r = await openReportStore(out, options);
+  let latest: string | undefined;
+  try {
+    latest = await readOptional(r, "latest.json");
+  } finally {
+    r.store.close();
+  }
+  if (latest === undefined) return undefined;
+  let pointer: Partial<LatestPointer>;
+  try {
+    pointer = JSON.parse(latest) as Partial<LatestPointer>;
+  } catch {
+    return undefined;
+  }
+  const p = pointer?.path;
+  if (typeof p !== "string" || p.includes("..") || p.startsWith("/") || typeof pointer.runId !== "string") {
+    return undefined;
+  }
+  return pointer as LatestPointer;
+}
+
+/**
  * The latest complete run at the prefix (its report.json), for the comparison; undefined on a first run or when the
  * latest run has no report.json (written with `--format` excluding json). The report is read as a stream, never
  * held whole (see compare.ts).
  */
 export async function readLatestReport(out: string, options: SinkOptions = {}): Promise<PreviousReport | undefined> {
-  let path: string;
-  const r = await openReportStore(out, options);
-  try {
-    const latest = await readOptional(r, "latest.json");
-    if (latest === undefined) return undefined;
-    let pointer: unknown;
-    try {
-      pointer = JSON.parse(latest);
-    } catch {
-      return undefined;
-    }
-    const p = (pointer as { path?: unknown }).path;
-    if (typeof p !== "string" || p.includes("..") || p.startsWith("/")) return undefined;
-    path = p;
-  } finally {
-    r.store.close();
-  }
-  const key = `${path}report.json`;
+  const pointer = await readLatestPointer(out, options);
+  if (pointer === undefined) return undefined;
+  const key = `${pointer.path}report.json`;
   return readReport(async () => {
     const store = await openReportStore(out, options);
     return { store: store.store, key: store.prefix + key, where: store.where(key) };

@@ -30,6 +30,11 @@ export function errorName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
+/** The message of a thrown value, for the logs' `reason` field (cut by {@link boundedLogger}). */
+export function errorReason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Longest string attribute of a log line; longer ones (a request's uid, an error's message) are cut. */
 export const MAX_LOG_FIELD_CHARS = 1024;
 

@@ -40,12 +40,16 @@ export function folderSource(root: string, options: SourceOptions): Source {
     spec: root,
     kind: "folder",
     async *units() {
-      for await (const entry of documentFiles(root, options.excludeFolders)) {
-        if (entry.kind === "file") yield new FileUnit(entry.path, options, options.nonKubernetes ?? "skip");
-        else yield errorUnit(entry.path, "cannot read the folder");
-      }
+      for await (const entry of documentFiles(root, options.excludeFolders)) yield folderEntryUnit(entry, options);
     },
   };
+}
+
+/** The unit of one entry of a folder walk: a document file, or the input error of a folder that cannot be read. */
+export function folderEntryUnit(entry: Pick<WalkEntry, "kind" | "path">, options: SourceOptions): SourceUnit {
+  return entry.kind === "file"
+    ? new FileUnit(entry.path, options, options.nonKubernetes ?? "skip")
+    : errorUnit(entry.path, "cannot read the folder");
 }
 
 /**

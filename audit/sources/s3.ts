@@ -47,8 +47,85 @@ function storageFailure(err: unknown): string | undefined {
 
 const OBJECT_GONE = "object no longer exists (deleted after the listing)";
 
+/** One object an S3 location lists (see the file comment for which). */
+export interface S3Entry {
+  key: string;
+  size: number;
+  /** A `.tar`, `.tar.gz` or `.tgz` object: read as an archive. */
+  archive: boolean;
+  /** The location names this object itself (not a prefix): it is the whole source, read like a file named alone. */
+  alone: boolean;
+}
+
+/**
+ * The objects of an S3 location, in key order, as the auditor reads them: the object the location names, or the
+ * document and archive objects under it (skipped folders left out). Nothing is read.
+ *
+ * @throws ConfigError when there is no such object at all (a mistyped prefix must not look like a clean pass)
+ */
+export async function* s3Entries(url: string, store: BlobStore, location: S3Location): AsyncGenerator<S3Entry> {
+  const key = location.key;
+  // One listing gives both answers: the object `key` itself, or the objects under `key/`.
+  const under = location.isPrefix ? key : folderPrefix(key);
+  let found = 0;
+  for await (const blob of store.list(key)) {
+    // Keys list in order, so an object named exactly `key` comes first: then it is the whole source.
+    if (!location.isPrefix && blob.key === key) {
+      yield { key, size: blob.size, archive: ARCHIVE_FILE.test(key), alone: true };
+      return;
+    }
+    if (!blob.key.startsWith(under)) continue;
+    const parts = blob.key.slice(under.length).split("/");
+    const name = parts.pop() ?? "";
+    if (parts.some(isSkippedFolder)) continue;
+    const archive = ARCHIVE_FILE.test(name);
+    if (!archive && !DOCUMENT_FILE.test(name)) continue;
+    found++;
+    yield { key: blob.key, size: blob.size, archive, alone: false };
+  }
+  // S3 cannot tell a mistyped prefix from an empty one: auditing nothing must not look like a clean pass.
+  if (found === 0) {
+    throw new ConfigError(
+      `source ${JSON.stringify(url)}: no object, and no *.yaml, *.yml, *.json, *.tar, *.tar.gz or *.tgz object under it`,
+    );
+  }
+}
+
+/** The units of one listed object: an archive's members, or the object read as one document file. */
+export function s3EntryUnits(
+  store: BlobStore,
+  bucket: string,
+  entry: Omit<S3Entry, "archive">,
+  options: SourceOptions,
+): AsyncIterable<SourceUnit> {
+  if (ARCHIVE_FILE.test(entry.key)) return archiveObjectUnits(store, bucket, entry.key, entry.size, options);
+  // A file named alone holds objects only; one found under a prefix may be a CI file or Helm values.
+  const nonKubernetes = entry.alone ? "error" : (options.nonKubernetes ?? "skip");
+  return oneUnit(objectUnit(store, bucket, entry.key, entry.size, options, nonKubernetes));
+}
+
+async function* oneUnit(unit: SourceUnit): AsyncGenerator<SourceUnit> {
+  yield unit;
+}
+
 /** An S3 source; the bucket is opened on first use and released by `close()`. */
 export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Options>): Source {
+  return s3ObjectsSource(url, s3, async function* (store, location) {
+    for await (const entry of s3Entries(url, store, location)) {
+      yield* s3EntryUnits(store, location.bucket, entry, options);
+    }
+  });
+}
+
+/**
+ * An S3 source whose units `units` gives from the opened bucket: the whole location ({@link s3Source}), or objects
+ * listed before (a shard's, listing.ts).
+ */
+export function s3ObjectsSource(
+  url: string,
+  s3: Readonly<S3Options>,
+  units: (store: BlobStore, location: S3Location) => AsyncIterable<SourceUnit>,
+): Source {
   let opened: Promise<{ store: BlobStore; location: S3Location }> | undefined;
   const open = () => {
     opened ??= openS3Location(url, s3);
@@ -59,36 +136,7 @@ export function s3Source(url: string, options: SourceOptions, s3: Readonly<S3Opt
     kind: "s3",
     async *units() {
       const { store, location } = await open();
-      const key = location.key;
-      // One listing gives both answers: the object `key` itself, or the objects under `key/`.
-      const under = location.isPrefix ? key : folderPrefix(key);
-      let found = 0;
-      for await (const blob of store.list(key)) {
-        // Keys list in order, so an object named exactly `key` comes first: then it is the whole source.
-        if (!location.isPrefix && blob.key === key) {
-          if (ARCHIVE_FILE.test(key)) yield* archiveObjectUnits(store, location.bucket, key, blob.size, options);
-          else yield objectUnit(store, location.bucket, blob.key, blob.size, options, "error");
-          return;
-        }
-        if (!blob.key.startsWith(under)) continue;
-        const parts = blob.key.slice(under.length).split("/");
-        const name = parts.pop() ?? "";
-        if (parts.some(isSkippedFolder)) continue;
-        if (ARCHIVE_FILE.test(name)) {
-          found++;
-          yield* archiveObjectUnits(store, location.bucket, blob.key, blob.size, options);
-          continue;
-        }
-        if (!DOCUMENT_FILE.test(name)) continue;
-        found++;
-        yield objectUnit(store, location.bucket, blob.key, blob.size, options, options.nonKubernetes ?? "skip");
-      }
-      // S3 cannot tell a mistyped prefix from an empty one: auditing nothing must not look like a clean pass.
-      if (found === 0) {
-        throw new ConfigError(
-          `source ${JSON.stringify(url)}: no object, and no *.yaml, *.yml, *.json, *.tar, *.tar.gz or *.tgz object under it`,
-        );
-      }
+      yield* units(store, location);
     },
     async close() {
       if (opened === undefined) return;

@@ -46,6 +46,11 @@ export interface BlobStore {
    * (large bodies and streams go up as multipart uploads).
    */
   write(key: string, body: BlobBody, options?: WriteOptions): Promise<void>;
+  /**
+   * Deletes objects. A key that names no object is not an error (deleting twice is deleting once), so a step that is
+   * retried can clean up again. S3 deletes up to 1,000 keys per request.
+   */
+  remove(keys: readonly string[]): Promise<void>;
   /** Releases network resources (idle sockets). The store must not be used afterwards. */
   close(): void;
 }

@@ -151,6 +151,16 @@ export function createFsStore(root: string): BlobStore {
         throw fsError("write", p, e);
       }
     },
+    async remove(keys) {
+      for (const key of keys) {
+        const p = pathOf(key);
+        try {
+          await rm(p, { force: true });
+        } catch (e) {
+          throw fsError("delete", p, e);
+        }
+      }
+    },
     close() {},
   };
 }

@@ -12,6 +12,8 @@
 
 import { Readable } from "node:stream";
 import {
+  DeleteObjectsCommand,
+  type DeleteObjectsCommandOutput,
   GetObjectCommand,
   type GetObjectCommandOutput,
   ListObjectsV2Command,
@@ -193,11 +195,36 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
         throw s3Error("write", bucket, key, e);
       }
     },
+    async remove(keys) {
+      for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+        const batch = keys.slice(i, i + DELETE_BATCH);
+        let out: DeleteObjectsCommandOutput;
+        try {
+          out = await client.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+            }),
+          );
+        } catch (e) {
+          throw s3Error("delete", bucket, batch[0] ?? "", e);
+        }
+        // A multi-object delete answers 200 and lists the keys it could not delete (deleting a missing key succeeds).
+        const failed = out.Errors?.[0];
+        if (failed !== undefined) {
+          const error = { name: failed.Code, message: failed.Message, $metadata: {} };
+          throw s3Error("delete", bucket, failed.Key ?? batch[0] ?? "", error);
+        }
+      }
+    },
     close() {
       client.destroy();
     },
   };
 }
+
+/** Keys per DeleteObjects request: the S3 maximum. */
+const DELETE_BATCH = 1000;
 
 interface SdkErrorShape {
   name?: unknown;
@@ -244,7 +271,7 @@ function s3Failure(e: unknown): StorageFailure {
 }
 
 /** `cannot read s3://bucket/key: NoSuchKey (HTTP 404): The specified key does not exist.` */
-function s3Error(what: "read" | "list" | "write", bucket: string, key: string, e: unknown): StorageError {
+function s3Error(what: "read" | "list" | "write" | "delete", bucket: string, key: string, e: unknown): StorageError {
   const err = (typeof e === "object" && e !== null ? e : {}) as SdkErrorShape;
   const status = typeof err.$metadata?.httpStatusCode === "number" ? ` (HTTP ${err.$metadata.httpStatusCode})` : "";
   const name =

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuditLogger, createAuditHandler, parseAuditInput } from "../../functions/audit.js";
+import { type AuditLogger, createAuditHandler } from "../../functions/audit.js";
+import { parseAuditInput } from "../../functions/audit-input.js";
 import { type BlobStore, createS3Store } from "../../lib/storage/index.js";
 import { fakeContext } from "../helpers/events.js";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.js";
@@ -283,6 +284,37 @@ describe("audit input validation", () => {
     [null, "audit input: the event must be a JSON object"],
   ])("rejects %j", (event, message) => {
     expect(() => parseAuditInput(event)).toThrow(new Error(message));
+  });
+
+  it("validates the shard settings (the state machine's)", () => {
+    const shard = { size: 10, bytes: 1048576, concurrency: 3, toleratedFailurePercentage: 5 };
+    expect(parseAuditInput({ ...valid, shard }).shard).toEqual(shard);
+    expect(() => parseAuditInput({ ...valid, shard: 4 })).toThrow(
+      new Error("audit input: shard must be an object: { size?, bytes?, concurrency?, toleratedFailurePercentage? }"),
+    );
+    expect(() => parseAuditInput({ ...valid, shard: { size: 0 } })).toThrow(
+      new Error("audit input: shard.size must be an integer from 1 to 10000, not 0"),
+    );
+    expect(() => parseAuditInput({ ...valid, shard: { toleratedFailurePercentage: 101 } })).toThrow(
+      /shard\.toleratedFailurePercentage must be an integer from 0 to 100/,
+    );
+    expect(() => parseAuditInput({ ...valid, shard: { sise: 3 } })).toThrow(
+      new Error(
+        "audit input: unknown field shard.sise (allowed: size, bytes, concurrency, toleratedFailurePercentage)",
+      ),
+    );
+  });
+
+  it("the plain auditor refuses a sharded input: the state machine runs those", async () => {
+    const logger = recorder();
+    const out = join(work, "never-sharded");
+    await expect(
+      createAuditHandler({ env: {}, logger })({ sources: [EXPORT], bundle: POLICIES, out, shard: { size: 4 } }),
+    ).rejects.toMatchObject({
+      name: "ConfigError",
+      message: expect.stringMatching(/^audit input: shard: a sharded audit runs on the state machine/),
+    });
+    expect(() => readdirSync(out)).toThrow();
   });
 
   it("the handler throws (a failed invocation) and logs the reason, without running anything", async () => {

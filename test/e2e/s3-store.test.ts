@@ -93,6 +93,49 @@ describe("createS3Store", () => {
     expect(all).toMatchObject([{ key: "sizes/five.txt", size: 5 }]);
   });
 
+  it("removes objects in DeleteObjects requests of at most 1,000 keys; missing keys are no error", async () => {
+    // Prepare: 1,003 keys under one prefix (two DeleteObjects requests), and one that stays.
+    const doomed = Array.from({ length: 1003 }, (_, i) => `remove/k-${String(i).padStart(4, "0")}.json`);
+    const writer = await createS3Store({ ...s3.options, bucket: "tollgate-test" });
+    try {
+      for (let i = 0; i < doomed.length; i += 50)
+        await Promise.all(doomed.slice(i, i + 50).map((k) => writer.write(k, k)));
+    } finally {
+      writer.close();
+    }
+    await store.write("remove-kept/stays.json", "{}");
+    const before = s3.requests.length;
+
+    // Act
+    await store.remove([...doomed, "remove/never-written.json"]);
+    await store.remove(doomed.slice(0, 3));
+
+    // Assess
+    expect(await keys("remove/")).toEqual([]);
+    expect(await keys("remove-kept/")).toEqual(["remove-kept/stays.json"]);
+    const deletes = s3.requests.slice(before).filter((r) => r.method === "POST" && r.url.includes("?delete"));
+    expect(deletes).toHaveLength(3);
+  });
+
+  it("reports a refused delete with the key and the server's answer", async () => {
+    const remove = s3.injectFault({
+      method: "POST",
+      path: /\?delete/,
+      status: 403,
+      code: "AccessDenied",
+      message: "Access Denied",
+    });
+    try {
+      const err = await store.remove(["reports/a.json"]).catch((e: unknown) => e);
+      expect(err).toMatchObject({ name: "StorageError", failure: "access-denied" });
+      expect((err as Error).message).toBe(
+        "cannot delete s3://tollgate-test/reports/a.json: AccessDenied (HTTP 403): Access Denied",
+      );
+    } finally {
+      remove();
+    }
+  });
+
   it("reports a missing key as a not-found StorageError naming bucket and key", async () => {
     const err = await store.readText("missing/policy.yaml").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageError);

@@ -6,6 +6,9 @@
  * `--openssl-legacy-provider` (`npm test` sets NODE_OPTIONS); {@link startS3Server} fails early, with a message
  * saying so, when it does not.
  *
+ * Deletes run one at a time: s3rver's filesystem store removes a folder left empty by a delete, and two deletes in the
+ * same folder at once (a DeleteObjects request deletes its keys in parallel) race on that folder (ENOENT, HTTP 500).
+ *
  * Faults: {@link S3TestServer.injectFault} makes matching requests fail with an S3 error body before they reach
  * s3rver (a server that fails mid-run, throttling...).
  *
@@ -69,6 +72,18 @@ export function hasLegacyOpenSsl(): boolean {
   }
 }
 
+/** Makes s3rver's store delete one object at a time (see the file comment). */
+function serializeDeletes(s3rver: S3rver): void {
+  const store = (s3rver as unknown as { store: { deleteObject(bucket: string, key: string): Promise<void> } }).store;
+  const deleteObject = store.deleteObject.bind(store);
+  let queue: Promise<unknown> = Promise.resolve();
+  store.deleteObject = (bucket, key) => {
+    const next = queue.then(() => deleteObject(bucket, key));
+    queue = next.catch(() => {});
+    return next;
+  };
+}
+
 export async function startS3Server(opts: S3ServerOptions = {}): Promise<S3TestServer> {
   if (!hasLegacyOpenSsl()) {
     throw new Error(
@@ -82,6 +97,7 @@ export async function startS3Server(opts: S3ServerOptions = {}): Promise<S3TestS
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name, configs: [] })),
   });
   await s3rver.configureBuckets();
+  serializeDeletes(s3rver);
   const handle = s3rver.callback();
   const faults: (S3Fault & { left: number })[] = [];
   const requests: { method: string; url: string }[] = [];

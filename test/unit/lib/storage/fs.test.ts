@@ -88,6 +88,14 @@ describe("createFsStore", () => {
     expect((err as Error).message).toContain('key "../escape.txt" is outside');
   });
 
+  it("removes objects; a key that names nothing is not an error", async () => {
+    for (const k of ["r/a.json", "r/b/c.json", "keep.json"]) await store.write(k, k);
+    await store.remove(["r/a.json", "r/b/c.json", "r/missing.json"]);
+    await store.remove(["r/a.json"]);
+    expect(await keys()).toEqual(["keep.json"]);
+    await expect(store.remove(["../outside.json"])).rejects.toMatchObject({ name: "StorageError", failure: "invalid" });
+  });
+
   it("reports a write over a folder as a StorageError", async () => {
     await store.write("dir/file.txt", "x");
     const err = await store.write("dir", "x").catch((e: unknown) => e);
