@@ -165,7 +165,11 @@ async function auditOnOneThread(sources: readonly Source[], concurrency: number,
         hooks.progress();
         continue;
       }
-      pending.push(limit(() => unit.read()));
+      const read = limit(() => unit.read());
+      // Awaited in order by drain(); when an earlier read fails the run ends there, and the reads already started
+      // must not fail again as unhandled rejections (which end a Lambda's process).
+      read.catch(() => {});
+      pending.push(read);
       if (pending.length >= concurrency) await drain();
     }
   }

@@ -96,6 +96,42 @@ describe("runAudit", () => {
     expect((await run.objects.toArray()).map((o) => o.location.file)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5"]);
   });
 
+  it("a unit that cannot be read ends the run with its error; the reads in flight fail no further", async () => {
+    // Prepare: every unit's read fails (storage gone), the first one last, so the others fail while it is awaited.
+    const policies = await loadPolicies(FIXTURE_BUNDLE);
+    const failing: Source = {
+      spec: "mem",
+      kind: "file",
+      async *units() {
+        for (let i = 0; i < 4; i++) {
+          yield {
+            name: `u${i}`,
+            read: async () => {
+              await new Promise((r) => setTimeout(r, i === 0 ? 30 : 1));
+              throw new Error(`cannot read u${i}`);
+            },
+          };
+        }
+      },
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      // Act
+      const run = runAudit(
+        { sources: [failing], bundle: "b", concurrency: 4, failOn: "never", ownerLabels: [], toolVersion: "t" },
+        policies.policySet,
+      );
+      // Assess
+      await expect(run).rejects.toThrow("cannot read u0");
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("--policies-from-input: takes the input's CRDs the bundle lacks; identical copies are one policy", async () => {
     // Prepare
     const crd = (group: string, kind: string) => ({
