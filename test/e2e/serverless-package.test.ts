@@ -3,7 +3,9 @@
  * nodejs22.x with its REST (v1) and HTTP API (v2) routes and least-privilege IAM, and the zip it writes runs: its
  * handler, loaded with require() as the Lambda runtime loads a .cjs handler, answers from the bundle it ships. The
  * scheduled audit function has its nightly schedule (disabled by default), its own role scoped to the sources and
- * reports buckets, and its zip's handler runs an audit.
+ * reports buckets, and its zip's handler runs an audit. The sharded audit's state machine (serverless-step-functions):
+ * its definition valid Amazon States Language once CloudFormation's substitutions are made, its step functions, its
+ * least-privilege roles, and a nightly schedule (disabled by default) that starts it instead of the plain auditor.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,6 +22,8 @@ const OSLS = join(ROOT, "node_modules", "osls", "bin", "serverless.js");
 const DECLARATIVE_BUNDLE = join(ROOT, "test", "fixtures", "declarative", "bundle");
 
 type Json = Record<string, unknown>;
+type AslValidator = (definition: unknown) => { isValid: boolean; errorsText(separator?: string): string };
+const validateAsl = createRequire(import.meta.url)("asl-validator") as AslValidator;
 
 describe("osls package (offline, dummy credentials)", () => {
   const work = mkdtempSync(join(tmpdir(), "tollgate-package-"));
@@ -54,10 +58,23 @@ describe("osls package (offline, dummy credentials)", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   const ofType = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
+  type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
+  const statementsOf = (role: string): Statement[] =>
+    (template.Resources[role]!.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (p) => p.PolicyDocument.Statement,
+    );
+  /** `<action> <resource>` for each S3 action of the statements, sorted. */
+  const s3Grants = (statements: Statement[]): string[] =>
+    statements
+      .flatMap((s) => s.Action.filter((a) => a.startsWith("s3:")).flatMap((a) => s.Resource.map((r) => `${a} ${r}`)))
+      .sort();
 
   it("declares the validate function on nodejs22.x with the TOLLGATE_* environment", () => {
     const functions = ofType("AWS::Lambda::Function");
     expect(functions.map((f) => f.Properties.Handler).sort()).toEqual([
+      "functions/audit-steps.merge",
+      "functions/audit-steps.plan",
+      "functions/audit-steps.shard",
       "functions/audit.handler",
       "functions/validate.handler",
     ]);
@@ -98,9 +115,7 @@ describe("osls package (offline, dummy credentials)", () => {
       MemorySize: 3008,
       Role: { "Fn::GetAtt": ["AuditRole", "Arn"] },
     });
-    const rules = ofType("AWS::Events::Rule");
-    expect(rules).toHaveLength(1);
-    const rule = rules[0]!.Properties as {
+    const rule = template.Resources.AuditEventsRuleSchedule1!.Properties as {
       ScheduleExpression: string;
       State: string;
       Targets: { Arn: unknown; Input: string }[];
@@ -116,37 +131,129 @@ describe("osls package (offline, dummy credentials)", () => {
     });
   });
 
-  it("scopes the audit role to reading the sources bucket, reading/writing the reports bucket, invoking itself", () => {
-    const role = template.Resources.AuditRole!;
-    expect(role.Type).toBe("AWS::IAM::Role");
-    const statements = (
-      role.Properties.Policies as { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[]
-    ).flatMap((p) => p.PolicyDocument.Statement);
-    const s3 = statements
-      .flatMap((s) => s.Action.filter((a) => a.startsWith("s3:")).flatMap((a) => s.Resource.map((r) => `${a} ${r}`)))
-      .sort();
-    expect(s3).toEqual([
+  it("scopes the audit role to reading the sources bucket and reading/writing the reports bucket", () => {
+    const statements = statementsOf("AuditRole");
+    expect(s3Grants(statements)).toEqual([
       "s3:GetObject arn:aws:s3:::tollgate-exports-ci/*",
       "s3:GetObject arn:aws:s3:::tollgate-reports-ci/*",
       "s3:ListBucket arn:aws:s3:::tollgate-exports-ci",
       "s3:ListBucket arn:aws:s3:::tollgate-reports-ci",
       "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*",
     ]);
-    // Sharded mode: the function invokes itself, and nothing else.
-    const lambda = statements.filter((s) => s.Action.some((a) => a.startsWith("lambda:")));
-    expect(lambda).toEqual([
-      {
-        Effect: "Allow",
-        Action: ["lambda:InvokeFunction"],
-        Resource: [
-          {
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not a template
-            "Fn::Sub": "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:tollgate-ci-audit",
-          },
-        ],
-      },
-    ]);
+    // No sharded mode here any more: the state machine runs the shards, the function invokes nothing.
+    expect(statements.flatMap((s) => s.Action).filter((a) => !a.startsWith("s3:") && !a.startsWith("logs:"))).toEqual(
+      [],
+    );
     for (const action of statements.flatMap((s) => s.Action)) expect(action).not.toMatch(/\*/);
+  });
+
+  it("declares the sharded audit's state machine with a valid definition calling its three step functions", () => {
+    const machines = ofType("AWS::StepFunctions::StateMachine");
+    expect(machines).toHaveLength(1);
+    const machine = machines[0]!.Properties as {
+      StateMachineName: string;
+      RoleArn: unknown;
+      DefinitionString: { "Fn::Sub": [string, Record<string, { "Fn::GetAtt": [string, string] }>] };
+    };
+    expect(machine.StateMachineName).toBe("tollgate-ci-audit-sharded");
+    expect(machine.RoleArn).toEqual({ "Fn::GetAtt": ["AuditStateMachineRole", "Arn"] });
+    // What CloudFormation's Fn::Sub makes of it: each placeholder is a step function's ARN.
+    const [text, vars] = machine.DefinitionString["Fn::Sub"];
+    const called: string[] = [];
+    const definition = JSON.parse(
+      text.replace(/\$\{([0-9a-f]{32})\}/g, (_m, name: string) => {
+        const logicalId = vars[name]!["Fn::GetAtt"][0];
+        called.push(logicalId);
+        return `arn:aws:lambda:eu-west-1:123456789012:function:${logicalId}`;
+      }),
+    ) as Json;
+    expect(called.sort()).toEqual(["AuditMergeLambdaFunction", "AuditPlanLambdaFunction", "AuditShardLambdaFunction"]);
+    const result = validateAsl(definition);
+    expect(result.errorsText()).toBe("");
+    expect(result.isValid).toBe(true);
+    expect((definition.States as Record<string, Json>).Shards).toMatchObject({
+      Type: "Map",
+      ItemProcessor: { ProcessorConfig: { Mode: "DISTRIBUTED" } },
+    });
+    for (const [key, handler, memory] of [
+      ["AuditPlanLambdaFunction", "functions/audit-steps.plan", 1024],
+      ["AuditShardLambdaFunction", "functions/audit-steps.shard", 3008],
+      ["AuditMergeLambdaFunction", "functions/audit-steps.merge", 3008],
+    ] as const) {
+      expect(template.Resources[key]!.Properties).toMatchObject({
+        Handler: handler,
+        Runtime: "nodejs22.x",
+        Timeout: 900,
+        MemorySize: memory,
+        Role: { "Fn::GetAtt": [`${key.replace("LambdaFunction", "")}Role`, "Arn"] },
+      });
+    }
+  });
+
+  it("gives the state machine and each step only what it does", () => {
+    const arn = (kind: string, name: string) => ({
+      "Fn::Sub": `arn:\${AWS::Partition}:${kind}:\${AWS::Region}:\${AWS::AccountId}:${name}`,
+    });
+    const machine = statementsOf("AuditStateMachineRole");
+    expect(machine.map((s) => [s.Action, s.Resource])).toEqual([
+      [
+        ["lambda:InvokeFunction"],
+        ["auditPlan", "auditShard", "auditMerge"].map((f) => arn("lambda", `function:tollgate-ci-${f}`)),
+      ],
+      [["states:StartExecution"], [arn("states", "stateMachine:tollgate-ci-audit-sharded")]],
+      [
+        ["states:DescribeExecution", "states:StopExecution", "states:RedriveExecution"],
+        [arn("states", "execution:tollgate-ci-audit-sharded/*")],
+      ],
+      [
+        ["s3:GetObject", "s3:PutObject", "s3:ListMultipartUploadParts", "s3:AbortMultipartUpload"],
+        ["arn:aws:s3:::tollgate-reports-ci/*shards/*"],
+      ],
+    ]);
+    expect(template.Resources.AuditStateMachineRole!.Properties.AssumeRolePolicyDocument).toMatchObject({
+      Statement: [{ Principal: { Service: ["states.amazonaws.com"] }, Action: ["sts:AssumeRole"] }],
+    });
+    expect(s3Grants(statementsOf("AuditPlanRole"))).toEqual([
+      "s3:AbortMultipartUpload arn:aws:s3:::tollgate-reports-ci/*shards/*",
+      "s3:ListBucket arn:aws:s3:::tollgate-exports-ci",
+      "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*shards/*",
+    ]);
+    expect(s3Grants(statementsOf("AuditShardRole"))).toEqual([
+      "s3:AbortMultipartUpload arn:aws:s3:::tollgate-reports-ci/*shards/*",
+      "s3:GetObject arn:aws:s3:::tollgate-exports-ci/*",
+      "s3:ListBucket arn:aws:s3:::tollgate-exports-ci",
+      "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*shards/*",
+    ]);
+    expect(s3Grants(statementsOf("AuditMergeRole"))).toEqual([
+      "s3:AbortMultipartUpload arn:aws:s3:::tollgate-reports-ci/*",
+      "s3:DeleteObject arn:aws:s3:::tollgate-reports-ci/*shards/*",
+      "s3:GetObject arn:aws:s3:::tollgate-reports-ci/*",
+      "s3:ListBucket arn:aws:s3:::tollgate-reports-ci",
+      "s3:PutObject arn:aws:s3:::tollgate-reports-ci/*",
+    ]);
+    for (const role of ["AuditPlanRole", "AuditShardRole", "AuditMergeRole"]) {
+      const statements = statementsOf(role);
+      const other = statements.flatMap((s) => s.Action).filter((a) => !a.startsWith("s3:") && !a.startsWith("logs:"));
+      expect(other, role).toEqual([]);
+      const logs = statements.find((s) => s.Action.includes("logs:PutLogEvents"));
+      const fn = role.replace(/^Audit(\w+)Role$/, (_m, step: string) => `audit${step}`);
+      expect(logs?.Resource, role).toEqual([arn("logs", `log-group:/aws/lambda/tollgate-ci-${fn}:*`)]);
+    }
+    // The schedule's rule may start this state machine and nothing else.
+    expect(statementsOf("AuditShardedScheduleToStepFunctionsRole")).toEqual([
+      { Effect: "Allow", Action: ["states:StartExecution"], Resource: { Ref: "TollgateDashciDashauditDashsharded" } },
+    ]);
+  });
+
+  it("has one nightly schedule per mode, both disabled by default, with the same input", () => {
+    const rules = ofType("AWS::Events::Rule").map(
+      (r) => r.Properties as { ScheduleExpression: string; State: string; Targets: { Arn: unknown; Input: string }[] },
+    );
+    expect(rules.map((r) => [r.ScheduleExpression, r.State, r.Targets[0]!.Arn])).toEqual([
+      ["cron(0 2 * * ? *)", "DISABLED", { "Fn::GetAtt": ["AuditLambdaFunction", "Arn"] }],
+      ["cron(0 2 * * ? *)", "DISABLED", { Ref: "TollgateDashciDashauditDashsharded" }],
+    ]);
+    expect(rules[1]!.Targets[0]!.Input).toBe(rules[0]!.Targets[0]!.Input);
   });
 
   it("the audit zip's handler, in a fresh process, audits a folder with the bundle it ships", () => {

@@ -39,7 +39,7 @@ export async function freePort(): Promise<number> {
 export interface OfflineOptions {
   /** Names the esbuild output folder (`.esbuild-<label>-<pid>`), so concurrent runs in one checkout do not share it. */
   label: string;
-  /** Serve the Lambda invoke API too (on a free port, also passed to the functions as TOLLGATE_LAMBDA_ENDPOINT). */
+  /** Serve the Lambda invoke API too (on a free port). */
   lambda?: boolean;
   /** More environment for infra/dev.ts and the functions (e.g. TOLLGATE_TOKEN). */
   env?: Record<string, string>;
@@ -98,7 +98,6 @@ async function startOnce(options: OfflineOptions): Promise<Offline> {
         TOLLGATE_DEV_S3_PORT: "0",
         TOLLGATE_ESBUILD_DIR: esbuildDir,
         POWERTOOLS_LOG_LEVEL: "WARN",
-        ...(lambdaEndpoint !== undefined && { TOLLGATE_LAMBDA_ENDPOINT: lambdaEndpoint }),
         ...options.env,
       },
     },
