@@ -32,9 +32,14 @@ export interface ShardItem extends ListedUnit {
   source: number;
 }
 
+/** The folder of a run's work relative to the report prefix, ending in `/`. */
+export function shardsKey(runId: string): string {
+  return `shards/${runId}/`;
+}
+
 /** The folder of a run's work under the report prefix, ending in `/`. */
 export function shardsFolder(out: string, runId: string): string {
-  return `${out.replace(/\/+$/, "")}/shards/${runId}/`;
+  return `${out.replace(/\/+$/, "")}/${shardsKey(runId)}`;
 }
 
 export const MANIFEST = "manifest.json";

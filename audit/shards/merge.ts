@@ -22,7 +22,7 @@ import { inputErrorFinding } from "../findings.js";
 import { type AuditResult, type AuditRun, type Finding, locationText, type Summary } from "../model.js";
 import { RunRecorder } from "../recorder.js";
 import { readLatestPointer, readLatestReport } from "../sink.js";
-import { MANIFEST, PARTS, parsePartName, type ShardedRun, type ShardItem, shardsFolder } from "./layout.js";
+import { MANIFEST, PARTS, parsePartName, type ShardedRun, type ShardItem, shardsKey } from "./layout.js";
 
 export interface MergeOptions {
   /** Items of the manifest (the plan's count). */
@@ -59,7 +59,9 @@ export async function mergeShards(
   options: MergeOptions,
 ): Promise<MergedRun> {
   const latest = await readLatestPointer(run.out, { s3: config.s3 });
-  const work = await openLocation(shardsFolder(run.out, run.runId), "folder", config.s3);
+  // Opened at the report prefix, so that removing the work folder leaves no empty local folder behind.
+  const opened = await openLocation(run.out, "folder", config.s3);
+  const work = { ...opened, key: opened.key + shardsKey(run.runId) };
   try {
     if (latest !== undefined && latest.runId >= run.runId) {
       if (latest.runId !== run.runId) {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type Dirent } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -158,6 +158,14 @@ export function createFsStore(root: string): BlobStore {
           await rm(p, { force: true });
         } catch (e) {
           throw fsError("delete", p, e);
+        }
+        // Folders are made by writes and unmade here, as S3 has none: an emptied folder goes, up to the root.
+        for (let dir = dirname(p); dir !== base && dir.startsWith(base + sep); dir = dirname(dir)) {
+          try {
+            await rmdir(dir);
+          } catch {
+            break; // not empty (or gone already)
+          }
         }
       }
     },

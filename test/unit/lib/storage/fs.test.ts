@@ -93,6 +93,10 @@ describe("createFsStore", () => {
     await store.remove(["r/a.json", "r/b/c.json", "r/missing.json"]);
     await store.remove(["r/a.json"]);
     expect(await keys()).toEqual(["keep.json"]);
+    // The folders the removed files emptied go with them, as S3 has no folders; the root stays.
+    expect(await readdir(root)).toEqual(["keep.json"]);
+    await store.remove(["keep.json"]);
+    expect(await readdir(root)).toEqual([]);
     await expect(store.remove(["../outside.json"])).rejects.toMatchObject({ name: "StorageError", failure: "invalid" });
   });
 
