@@ -175,6 +175,7 @@ describe("osls package (offline, dummy credentials)", () => {
       Type: "Map",
       ItemProcessor: { ProcessorConfig: { Mode: "DISTRIBUTED" } },
     });
+    expect(template.Resources.AuditMergeLambdaFunction!.Properties.EphemeralStorage).toEqual({ Size: 10240 });
     for (const [key, handler, memory] of [
       ["AuditPlanLambdaFunction", "functions/audit-steps.plan", 1024],
       ["AuditShardLambdaFunction", "functions/audit-steps.shard", 3008],
