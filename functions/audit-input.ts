@@ -81,7 +81,8 @@ export function parseAuditInput(event: unknown): AuditInput {
   if (previous !== undefined) result.previous = location(previous, "previous");
   if (failOn !== undefined) result.failOn = failOnOf(failOn, "audit input: failOn");
   if (podSecurity !== undefined) {
-    if (typeof podSecurity !== "string") throw new Error("audit input: podSecurity must be a string: <level>[:<version>]");
+    if (typeof podSecurity !== "string")
+      throw new Error("audit input: podSecurity must be a string: <level>[:<version>]");
     result.podSecurity = podSecurity;
   }
   if (input.shard !== undefined) result.shard = parseShardSettings(input.shard);

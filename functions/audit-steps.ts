@@ -210,6 +210,14 @@ function parseRun(v: unknown, what: string): ShardedRun {
     failOn: failOnOf(v.failOn, `${what}: run.failOn`),
   };
   if (v.previous !== undefined) run.previous = location(v.previous, "run.previous");
+  if (v.podSecurity !== undefined) {
+    if (typeof v.podSecurity !== "string") throw new Error(`${what}: run.podSecurity must be a string`);
+    run.podSecurity = v.podSecurity;
+  }
+  if (v.namespaces !== undefined) {
+    if (typeof v.namespaces !== "boolean") throw new Error(`${what}: run.namespaces must be a boolean`);
+    run.namespaces = v.namespaces;
+  }
   return run;
 }
 

@@ -3,6 +3,7 @@
  * plan lists, and where a run keeps its work under the report prefix until the merge has published it:
  *
  *   <out>/shards/<runId>/manifest.json                 the plan's items (a JSON array of {@link ShardItem}), in run order
+ *   <out>/shards/<runId>/namespaces.json               the input's Namespaces, when the run needs them (see below)
  *   <out>/shards/<runId>/parts/<first>-<last>.json     one shard's partial run (report.json's format), items first..last
  *   <out>/shards/<runId>/...                           anything else the orchestrator keeps there (its result files)
  *
@@ -22,6 +23,13 @@ export interface ShardedRun {
   out: string;
   previous?: string;
   failOn: FailOn;
+  /** `<level>:<version>`: the what-if Pod Security enforce level (`tollgate audit --pod-security`). */
+  podSecurity?: string;
+  /**
+   * Whether the plan wrote {@link NAMESPACES}: the Namespaces of the whole input (name and labels), the cluster state
+   * of the admission families. A shard reads only its units, and a Pod's Namespace may be in another shard's.
+   */
+  namespaces?: boolean;
 }
 
 /** One listed unit of one source, numbered in run order: what the orchestrator batches into shards. */
@@ -43,6 +51,8 @@ export function shardsFolder(out: string, runId: string): string {
 }
 
 export const MANIFEST = "manifest.json";
+/** The input's Namespaces (a JSON array of v1 Namespaces), relative to {@link shardsFolder}. */
+export const NAMESPACES = "namespaces.json";
 /** The folder of the partial runs, relative to {@link shardsFolder}. */
 export const PARTS = "parts/";
 

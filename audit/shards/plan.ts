@@ -8,16 +8,24 @@
  * input each. `maxItems` is chosen from the units' sizes: a shard should read about `bytes` bytes (the units' mean
  * size times the count), and holds at most `size` units and at least one.
  *
+ * When the bundle enables an admission family (or the run has a what-if Pod Security level), the plan also reads the
+ * sources once for their Namespaces (audit/cluster-state.ts: only the parts whose text names the kind are decoded) and
+ * writes them, with their name and labels only, beside the manifest: every shard judges its Pods with the namespaces
+ * of the whole input.
+ *
  * Retried, the plan writes the same manifest to the same place: the run id comes from the start time it is given.
  */
 import { Readable } from "node:stream";
 import { ConfigError } from "#lib";
 import { openLocation } from "#lib/storage";
+import { namespacesOf } from "../cluster-state.js";
 import type { ResolvedAuditConfig } from "../config.js";
-import { sourceOptionsOf } from "../execute.js";
+import { sourceOptionsOf, withSources } from "../execute.js";
+import { loadPolicies } from "../policies.js";
 import { runIdOf } from "../recorder.js";
+import { openSource } from "../sources/index.js";
 import { listUnits } from "../sources/listing.js";
-import { MANIFEST, type ShardedRun, type ShardItem, shardsFolder } from "./layout.js";
+import { MANIFEST, NAMESPACES, type ShardedRun, type ShardItem, shardsFolder } from "./layout.js";
 
 /** How shards are sized. */
 export interface PlanOptions {
@@ -66,6 +74,7 @@ export async function planRun(
     out: config.out,
     ...(config.previous !== undefined && { previous: config.previous }),
     failOn: config.failOn,
+    ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
   };
   if (Buffer.byteLength(JSON.stringify(run)) > MAX_RUN_BYTES) {
     throw new ConfigError(`sharded audit: the run's sources, bundle and out take more than ${MAX_RUN_BYTES} bytes`);
@@ -101,11 +110,46 @@ export async function planRun(
     store.close();
   }
   if (stats.items === 0) throw new ConfigError("sharded audit: the sources have no document files or objects");
+  const namespaces = await runNamespaces(config);
+  if (namespaces !== undefined) {
+    const { store, key } = await openLocation(folder, "folder", config.s3);
+    try {
+      await store.write(key + NAMESPACES, Readable.from([Buffer.from(JSON.stringify(namespaces))]), {
+        contentType: "application/json",
+      });
+    } finally {
+      store.close();
+    }
+    run.namespaces = true;
+  }
   return {
     run,
     manifest: { location: where(key + MANIFEST), ...stats },
     batch: { maxItems: batchSize(stats, options), maxInputBytes: MAX_BATCH_INPUT_BYTES },
   };
+}
+
+/**
+ * The Namespaces the shards need (name and labels only, to keep the file small), when the bundle enables an admission
+ * family or the what-if level is given; undefined otherwise.
+ */
+async function runNamespaces(config: Readonly<ResolvedAuditConfig>): Promise<Record<string, unknown>[] | undefined> {
+  if (config.podSecurity === undefined) {
+    const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    if (!loaded.policySet.families.some((f) => f.stage === "admission")) return undefined;
+  }
+  const open = config.sources.map((s) => () => openSource(s, sourceOptionsOf(config), { s3: config.s3 }));
+  const all = await withSources(open, (sources) => namespacesOf(sources));
+  return all.map((ns) => {
+    const meta = isRecord(ns.metadata) ? ns.metadata : {};
+    const metadata: Record<string, unknown> = { name: meta.name };
+    if (meta.labels !== undefined) metadata.labels = meta.labels;
+    return { apiVersion: "v1", kind: "Namespace", metadata };
+  });
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Units per shard: about `bytes` bytes at the units' mean size, from 1 to `size`. */

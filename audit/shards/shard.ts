@@ -14,13 +14,13 @@ import { Readable } from "node:stream";
 import { openLocation } from "#lib/storage";
 import type { ResolvedAuditConfig } from "../config.js";
 import { sourceOptionsOf, withSources } from "../execute.js";
-import { loadPolicies } from "../policies.js";
+import { loadPolicies, loadPolicySource, type PolicySourceOptions } from "../policies.js";
 import { disposeResult } from "../recorder.js";
 import { reportJson } from "../report/json.js";
 import { runAudit } from "../run.js";
 import { openSource, type Source } from "../sources/index.js";
 import { openUnits } from "../sources/listing.js";
-import { PARTS, partName, type ShardedRun, type ShardItem, shardsFolder } from "./layout.js";
+import { NAMESPACES, PARTS, partName, type ShardedRun, type ShardItem, shardsFolder } from "./layout.js";
 
 /** The input of one shard: the run and its items (the orchestrator's batch). */
 export interface ShardBatch {
@@ -61,6 +61,9 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
   const groups = open.length - (run.previous === undefined ? 0 : 1);
   const result = await withSources(open, async (all) => {
     const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    const state = await shardState(run, config);
+    const policySet =
+      Object.keys(state).length === 0 ? loaded.policySet : await loadPolicySource({ ...loaded.source, options: state });
     const previous = all[groups];
     return runAudit(
       {
@@ -73,7 +76,7 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
         toolVersion: config.toolVersion,
         ...(previous !== undefined && { previous }),
       },
-      loaded.policySet,
+      policySet,
     );
   });
   const documents = result.summary.documents;
@@ -92,6 +95,22 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
   } finally {
     disposeResult(result);
   }
+}
+
+/** The run's cluster state for the admission families: the plan's Namespaces and the what-if Pod Security level. */
+async function shardState(run: ShardedRun, config: Readonly<ResolvedAuditConfig>): Promise<PolicySourceOptions> {
+  const options: PolicySourceOptions = {};
+  if (run.podSecurity !== undefined) options.podSecurity = { enforce: run.podSecurity };
+  if (run.namespaces !== true) return options;
+  const { store, key } = await openLocation(shardsFolder(run.out, run.runId), "folder", config.s3);
+  try {
+    const namespaces: unknown = JSON.parse(await store.readText(key + NAMESPACES));
+    if (!Array.isArray(namespaces)) throw new Error(`shard input: ${NAMESPACES} of the run is not a JSON array`);
+    if (namespaces.length > 0) options.clusterState = namespaces as Record<string, unknown>[];
+  } finally {
+    store.close();
+  }
+  return options;
 }
 
 /** Consecutive items of one source, with their listed units. */

@@ -182,13 +182,17 @@ describe("the sharded audit's state machine through serverless offline's Lambda 
       out: "s3://reports/plain",
     });
     if ("error" in plain) throw new Error(`${plain.cause}\n${offline.output()}`);
-    const clear = s3.injectFault({
-      method: "GET",
-      path: /^\/exports\/cluster-a\/13\.yaml/,
-      status: 503,
-      code: "SlowDown",
-      times: 3,
-    });
+    // The fault is armed when the first shard starts: the plan reads the whole input too (for its Namespaces).
+    let clear: (() => void) | undefined;
+    const armFault = () => {
+      clear ??= s3.injectFault({
+        method: "GET",
+        path: /^\/exports\/cluster-a\/13\.yaml/,
+        status: 503,
+        code: "SlowDown",
+        times: 3,
+      });
+    };
     const invoked: string[] = [];
     const before = s3.requests.length;
     // Act
@@ -201,6 +205,7 @@ describe("the sharded audit's state machine through serverless offline's Lambda 
           invoke: (ref, payload) => {
             const name = `tollgate-local-${functionKey(ref)}`;
             invoked.push(name);
+            if (name === "tollgate-local-auditShard") armFault();
             return invoke(name, payload);
           },
           s3: {
@@ -212,20 +217,20 @@ describe("the sharded audit's state machine through serverless offline's Lambda 
         },
       );
     } finally {
-      clear();
+      clear?.();
     }
-    // Assess: 17 units in batches of at most 5; the batch holding 13.yaml failed once (StorageUnavailable) and
+    // Assess: 28 units in batches of at most 5; the batch holding 13.yaml failed once (StorageUnavailable) and
     // succeeded when retried.
     const { output, trace } = result;
     const summary = output as AuditSummary;
-    expect(summary).toMatchObject({ runId: "20261122T020000Z", shards: 4, totals: SEEDED_TOTALS });
-    expect(trace.batches.map((b) => b.length)).toEqual([5, 5, 5, 2]);
+    expect(summary).toMatchObject({ runId: "20261122T020000Z", shards: 6, totals: SEEDED_TOTALS });
+    expect(trace.batches.map((b) => b.length)).toEqual([5, 5, 5, 5, 5, 3]);
     expect(trace.retries).toEqual([
       { state: "AuditShard", error: "StorageUnavailable", delaySeconds: expect.any(Number) },
     ]);
     expect(invoked).toEqual([
       "tollgate-local-auditPlan",
-      ...Array(5).fill("tollgate-local-auditShard"),
+      ...Array(7).fill("tollgate-local-auditShard"),
       "tollgate-local-auditMerge",
     ]);
     await expectSameReport(reports, summary.folder, (plain.payload as AuditSummary).folder);
@@ -233,7 +238,8 @@ describe("the sharded audit's state machine through serverless offline's Lambda 
     const seen = s3.requests.slice(before);
     const puts = (prefix: string) => seen.filter((q) => q.method === "PUT" && q.url.startsWith(prefix)).length;
     expect(puts("/reports/sharded/shards/20261122T020000Z/manifest.json")).toBe(1);
-    expect(puts("/reports/sharded/shards/20261122T020000Z/parts/")).toBe(4);
+    expect(puts("/reports/sharded/shards/20261122T020000Z/namespaces.json")).toBe(1);
+    expect(puts("/reports/sharded/shards/20261122T020000Z/parts/")).toBe(6);
     expect(puts("/reports/sharded/latest.json")).toBe(1);
     expect(await keysUnder(reports, "sharded/shards/")).toEqual([]);
   }, 180_000);

@@ -73,14 +73,22 @@ const env = {
 };
 const STEP_OF = { auditPlan: "plan", auditShard: "shard", auditMerge: "merge" } as const;
 
-/** The interpreter's options: the steps in process (JSON in, JSON out, a thrown error's name as the error). */
-function inProcess(calls: { step: string; payload: unknown }[] = []): InterpreterOptions {
+/**
+ * The interpreter's options: the steps in process (JSON in, JSON out, a thrown error's name as the error);
+ * `beforeStep` runs before each step (a test arms its S3 fault once the plan, which reads the whole input for its
+ * Namespaces, is done).
+ */
+function inProcess(
+  calls: { step: string; payload: unknown }[] = [],
+  beforeStep: (step: string) => void = () => {},
+): InterpreterOptions {
   const steps = createAuditSteps({ env, logger: silent });
   return {
     async invoke(ref, payload) {
       const key = functionKey(ref) as keyof typeof STEP_OF;
       const step = STEP_OF[key];
       calls.push({ step, payload });
+      beforeStep(step);
       try {
         return { payload: JSON.parse(JSON.stringify(await steps[step](JSON.parse(JSON.stringify(payload))))) };
       } catch (err) {
@@ -109,6 +117,20 @@ function inProcess(calls: { step: string; payload: unknown }[] = []): Interprete
   };
 }
 
+/** An S3 fault armed when the first shard step starts; `clear` removes it (armed or not). */
+function faultOnShards(fault: Parameters<S3TestServer["injectFault"]>[0]): {
+  beforeStep: (step: string) => void;
+  clear: () => void;
+} {
+  let clear: (() => void) | undefined;
+  return {
+    beforeStep: (step) => {
+      if (step === "shard" && clear === undefined) clear = s3.injectFault(fault);
+    },
+    clear: () => clear?.(),
+  };
+}
+
 const putsOf = (from: number, path: string) =>
   s3.requests.slice(from).filter((r) => r.method === "PUT" && r.url.startsWith(path)).length;
 
@@ -123,21 +145,26 @@ describe("the sharded audit's steps run by its state machine definition", () => 
       { sources: [SOURCE], bundle: BUNDLE, out: "s3://reports/sharded", shard: { size: 4 } },
       { ...inProcess(calls), startTime: "2026-11-22T02:00:00.000Z" },
     );
-    // Assess: 17 units (the archive whole) in batches of at most 4, consecutive, in listing order.
+    // Assess: 28 units (the archive whole) in batches of at most 4, consecutive, in listing order.
     const summary = output as AuditSummary;
     expect(summary).toMatchObject({
       runId: "20261122T020000Z",
       folder: "s3://reports/sharded/20261122T020000Z/",
       status: "violations",
       exitCode: 1,
-      shards: 5,
+      shards: 7,
       totals: SEEDED_TOTALS,
     });
-    expect(trace.batches.map((b) => b.length)).toEqual([4, 4, 4, 4, 1]);
+    expect(trace.batches.map((b) => b.length)).toEqual([4, 4, 4, 4, 4, 4, 4]);
     const items = trace.batches.flat() as { index: number; name: string }[];
-    expect(items.map((i) => i.index)).toEqual(Array.from({ length: 17 }, (_, i) => i));
+    expect(items.map((i) => i.index)).toEqual(Array.from({ length: 28 }, (_, i) => i));
     expect(items.map((i) => i.name)).toEqual(units);
-    expect(calls.map((c) => c.step)).toEqual(["plan", "shard", "shard", "shard", "shard", "shard", "merge"]);
+    expect(calls.map((c) => c.step)).toEqual(["plan", ...Array.from({ length: 7 }, () => "shard"), "merge"]);
+    // The examples enable Pod Security: the plan wrote the input's Namespaces for the shards.
+    const shardPayload = calls[1]?.payload as { BatchInput?: { run?: { namespaces?: boolean } } } | undefined;
+    const shardRun = shardPayload?.BatchInput?.run;
+    expect(shardRun?.namespaces).toBe(true);
+    expect(putsOf(before, "/reports/sharded/shards/20261122T020000Z/namespaces.json")).toBe(1);
     expect(trace.retries).toEqual([]);
     await expectSameReport(reports, summary.folder, plain.folder);
     // Published as one run: the reports, index.json, latest.json once; the manifest, the partial runs and the
@@ -149,7 +176,7 @@ describe("the sharded audit's steps run by its state machine definition", () => 
     expect(latest.runId).toBe("20261122T020000Z");
     expect(putsOf(before, "/reports/sharded/latest.json")).toBe(1);
     expect(putsOf(before, "/reports/sharded/shards/20261122T020000Z/manifest.json")).toBe(1);
-    expect(putsOf(before, "/reports/sharded/shards/20261122T020000Z/parts/")).toBe(5);
+    expect(putsOf(before, "/reports/sharded/shards/20261122T020000Z/parts/")).toBe(7);
     expect(putsOf(before, "/reports/sharded/shards/20261122T020000Z/results/")).toBe(2);
     expect(await keysUnder(reports, "sharded/shards/")).toEqual([]);
 
@@ -166,14 +193,14 @@ describe("the sharded audit's steps run by its state machine definition", () => 
       { ...inProcess(), startTime: "2026-11-23T02:00:00.000Z" },
     );
     const second = await readReport(reports, (next.output as AuditSummary).folder);
-    expect(next.trace.batches.map((b) => b.length)).toEqual([7, 7, 3]);
-    expect(second.comparison).toMatchObject({ newFindings: 0, persistingFindings: 11, resolvedFindings: 0 });
+    expect(next.trace.batches.map((b) => b.length)).toEqual([7, 7, 7, 7]);
+    expect(second.comparison).toMatchObject({ newFindings: 0, persistingFindings: 40, resolvedFindings: 0 });
     for (const f of second.findings) expect(f.firstSeen).toBe("2026-11-22T02:00:00.000Z");
   });
 
   it("a shard whose S3 reads fail (throttled) is retried by the state machine and succeeds", async () => {
     // Prepare: the object's GETs are throttled through the SDK's 3 attempts once, so the step fails once.
-    const clear = s3.injectFault({
+    const { beforeStep, clear } = faultOnShards({
       method: "GET",
       path: /^\/exports\/cluster-a\/05\.yaml/,
       status: 503,
@@ -186,13 +213,13 @@ describe("the sharded audit's steps run by its state machine definition", () => 
       const { output, trace } = await runExecution(
         definition,
         { sources: [SOURCE], bundle: BUNDLE, out: "s3://reports/retried", shard: { size: 4 } },
-        { ...inProcess(), startTime: "2026-11-22T03:00:00.000Z" },
+        { ...inProcess([], beforeStep), startTime: "2026-11-22T03:00:00.000Z" },
       );
       // Assess
       expect(trace.retries).toEqual([
         { state: "AuditShard", error: "StorageUnavailable", delaySeconds: expect.any(Number) },
       ]);
-      expect(trace.attempts.filter((a) => a.state === "AuditShard")).toHaveLength(6);
+      expect(trace.attempts.filter((a) => a.state === "AuditShard")).toHaveLength(8);
       expect(trace.retries[0]?.delaySeconds).toBeLessThanOrEqual(2);
       await expectSameReport(reports, (output as AuditSummary).folder, plain.folder);
     } finally {
@@ -202,7 +229,7 @@ describe("the sharded audit's steps run by its state machine definition", () => 
 
   it("a shard that keeps failing fails the run with nothing published; redriven, the run completes", async () => {
     // Prepare: one object cannot be read (access denied: not retried).
-    const clear = s3.injectFault({
+    const { beforeStep, clear } = faultOnShards({
       method: "GET",
       path: /^\/exports\/cluster-a\/09\.yaml/,
       status: 403,
@@ -213,7 +240,9 @@ describe("the sharded audit's steps run by its state machine definition", () => 
     const startTime = "2026-11-22T04:00:00.000Z";
     let failure: unknown;
     try {
-      failure = await runExecution(definition, input, { ...inProcess(), startTime }).catch((e: unknown) => e);
+      failure = await runExecution(definition, input, { ...inProcess([], beforeStep), startTime }).catch(
+        (e: unknown) => e,
+      );
     } finally {
       clear();
     }
@@ -221,7 +250,7 @@ describe("the sharded audit's steps run by its state machine definition", () => 
     // shards' partial runs stay for a redrive.
     expect(failure).toBeInstanceOf(StatesError);
     expect(failure).toMatchObject({ error: "States.ExceedToleratedFailureThreshold" });
-    expect((failure as Error).message).toMatch(/1 of 5 child executions failed .*StorageError: .*AccessDenied/);
+    expect((failure as Error).message).toMatch(/1 of 7 child executions failed .*StorageError: .*AccessDenied/);
     expect(await keysUnder(reports, "failing/")).not.toContain("latest.json");
     const parts = await keysUnder(reports, "failing/shards/20261122T040000Z/parts/");
     expect(parts).not.toContain("0000000008-0000000011.json");
@@ -230,13 +259,13 @@ describe("the sharded audit's steps run by its state machine definition", () => 
     const state = await steps.plan({ input, startedAt: startTime });
     await steps.shard({ BatchInput: { run: state.run }, Items: await manifestItems(state, 8, 12) });
     const summary = await steps.merge(state);
-    expect(summary).toMatchObject({ runId: "20261122T040000Z", shards: 5 });
+    expect(summary).toMatchObject({ runId: "20261122T040000Z", shards: 7 });
     await expectSameReport(reports, summary.folder, plain.folder);
     expect(await keysUnder(reports, "failing/shards/")).toEqual([]);
   });
 
   it("with failed shards tolerated, their units are reported as not audited", async () => {
-    const clear = s3.injectFault({
+    const { beforeStep, clear } = faultOnShards({
       method: "GET",
       path: /^\/exports\/cluster-a\/09\.yaml/,
       status: 403,
@@ -252,13 +281,13 @@ describe("the sharded audit's steps run by its state machine definition", () => 
           out: "s3://reports/tolerant",
           shard: { size: 4, toleratedFailurePercentage: 20 },
         },
-        { ...inProcess(), startTime: "2026-11-22T05:00:00.000Z" },
+        { ...inProcess([], beforeStep), startTime: "2026-11-22T05:00:00.000Z" },
       ));
     } finally {
       clear();
     }
     const summary = output as AuditSummary;
-    expect(summary).toMatchObject({ shards: 4, totals: { inputErrors: 4 } });
+    expect(summary).toMatchObject({ shards: 6, totals: { inputErrors: 4 } });
     const report = await readReport(reports, summary.folder);
     const notAudited = report.findings.filter((f) => f.severity === "input-error");
     expect(notAudited.map((f) => f.location.file)).toEqual(units.slice(8, 12));

@@ -1,6 +1,6 @@
 /**
  * The sharded audit's test data and checks, shared by the tests that run its steps in process and through serverless
- * offline: an export in an S3-compatible server (one object per item of examples/export, a file that is no object, a
+ * offline: an export in an S3-compatible server (one object per item of examples/export's two Lists, a file that is no object, a
  * `.tar.gz` archive object of two Widgets) with the example policies, and the check that a sharded run's report is the
  * report an unsharded run of the same input gives.
  */
@@ -18,7 +18,7 @@ export const SOURCE = "s3://exports/cluster-a/";
 export const BUNDLE = "s3://exports/policies/";
 
 /**
- * Writes the export and the policies to the `exports` bucket; the units the prefix lists, in order: 15 item objects,
+ * Writes the export and the policies to the `exports` bucket; the units the prefix lists, in order: 26 item objects,
  * values.yaml, and the archive (one unit: archives stay whole).
  */
 export async function seedExports(inputs: BlobStore): Promise<string[]> {
@@ -26,9 +26,13 @@ export async function seedExports(inputs: BlobStore): Promise<string[]> {
   for (const name of readdirSync(policies)) {
     await inputs.write(`policies/${name}`, readFileSync(join(policies, name), "utf8"));
   }
-  const list = parse(readFileSync(join(ROOT, "examples/export/cluster-export.yaml"), "utf8")) as { items: unknown[] };
+  // Both example exports, one object per item: a Pod's Namespace lands in another shard than the Pod (the plan hands
+  // every shard the input's Namespaces).
+  const items = ["cluster-export.yaml", "workloads-export.yaml"].flatMap(
+    (f) => (parse(readFileSync(join(ROOT, "examples/export", f), "utf8")) as { items: unknown[] }).items,
+  );
   const units: string[] = [];
-  for (const [i, item] of list.items.entries()) {
+  for (const [i, item] of items.entries()) {
     const key = `cluster-a/${String(i).padStart(2, "0")}.yaml`;
     await inputs.write(key, stringify(item));
     units.push(`s3://exports/${key}`);
@@ -79,16 +83,19 @@ export async function keysUnder(store: BlobStore, prefix: string): Promise<strin
 
 export const withoutTiming = (s: Record<string, unknown>) => ({ ...s, durationMs: 0, objectsPerSecond: 0 });
 
-/** The totals of the seeded export: 15 objects, the archive's 2 Widgets (1 invalid), values.yaml (not an object). */
+/**
+ * The totals of the seeded export: the examples' 26 objects (15 of cluster-export, 11 of workloads-export), the
+ * archive's 2 Widgets (1 invalid, 1 violation), values.yaml (not an object).
+ */
 export const SEEDED_TOTALS = {
-  documents: 18,
-  objects: 17,
-  valid: 6,
-  invalid: 4,
+  documents: 29,
+  objects: 28,
+  valid: 14,
+  invalid: 7,
   skippedUncovered: 7,
   skippedNotKubernetes: 1,
   inputErrors: 0,
-  findings: { violation: 9, warning: 2, "input-error": 0 },
+  findings: { violation: 15, warning: 7, audit: 18, "input-error": 0 },
 };
 
 /** The sharded run's report is the unsharded run's: objects, finding ids and places in order, summary; one run. */
