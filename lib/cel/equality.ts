@@ -6,7 +6,7 @@
  * See spec/k8s-cel-semantics.md §7.
  */
 import { goJson } from "../field/message.js";
-import { deepEqualJson } from "../schema/validate.js";
+import { deepEqualJson } from "../schema/equality.js";
 import type { ListOperatorHooks } from "./engine.js";
 import { LIST_TYPES, RAW, StructValue } from "./schema-types.js";
 import { goTimeOf } from "./time-values.js";

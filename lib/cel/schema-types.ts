@@ -8,8 +8,8 @@
  */
 import { GoFloat } from "../field/message.js";
 import { parseDuration, parseRFC3339 } from "../go/time.js";
+import { deepEqualJson } from "../schema/equality.js";
 import type { SchemaNode } from "../schema/structural.js";
-import { deepEqualJson } from "../schema/validate.js";
 import type { CelObjectType } from "./environment.js";
 import { escapedNames } from "./escape.js";
 import { durationValue, timestampValue } from "./time-values.js";

@@ -15,8 +15,8 @@ import {
   withType,
 } from "../../field/error.js";
 import { childOf, indexOf, keyOf, type Path } from "../../field/path.js";
+import { correlatedEqual, deepEqualJson } from "../../schema/equality.js";
 import type { SchemaNode } from "../../schema/structural.js";
-import { correlatedEqual, deepEqualJson } from "../../schema/validate.js";
 import { Optional } from "../engine.js";
 import { evaluate } from "../program.js";
 import type { CelVersionProgram, CompiledRule, NodeRules } from "./compile.js";
