@@ -131,6 +131,63 @@ export function compareKubeAwareVersion(a: string, b: string): number {
 /** A further compile step per served version (the CEL family), with issues relative to openAPIV3Schema. */
 export type VersionCompiler = (version: CompiledCrdVersion, issues: CompileIssue[]) => void;
 
+/** The fields of a CRD every version shares, checked as the API server checks them; undefined when unusable. */
+function readCrdHeader(
+  doc: Record<string, unknown>,
+  err: (path: string, message: string) => void,
+):
+  | {
+      group: string;
+      kind: string;
+      plural: string;
+      singular: string;
+      listKind: string;
+      scope: unknown;
+      name: string;
+      versionsRaw: unknown[];
+    }
+  | undefined {
+  let ok = true;
+  const fail = (path: string, message: string) => {
+    ok = false;
+    err(path, message);
+  };
+  if (doc.apiVersion !== "apiextensions.k8s.io/v1") {
+    fail(
+      "apiVersion",
+      `Unsupported value: ${formatValue(doc.apiVersion)}: supported values: "apiextensions.k8s.io/v1" (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)`,
+    );
+    return undefined;
+  }
+  const meta = isRecord(doc.metadata) ? doc.metadata : {};
+  const spec = isRecord(doc.spec) ? doc.spec : undefined;
+  if (spec === undefined) {
+    fail("spec", "Required value");
+    return undefined;
+  }
+  const group = str(spec.group) ?? "";
+  const names = isRecord(spec.names) ? spec.names : {};
+  const kind = str(names.kind) ?? "";
+  const plural = str(names.plural) ?? "";
+  const singular = str(names.singular) ?? kind.toLowerCase();
+  const listKind = str(names.listKind) ?? `${kind}List`;
+  const scope = spec.scope;
+  const name = str(meta.name) ?? "";
+  if (group === "") fail("spec.group", "Required value");
+  if (kind === "") fail("spec.names.kind", "Required value");
+  if (plural === "") fail("spec.names.plural", "Required value");
+  if (scope !== "Namespaced" && scope !== "Cluster") {
+    fail("spec.scope", `Unsupported value: ${formatValue(scope ?? "")}: supported values: "Cluster", "Namespaced"`);
+  }
+  if (name !== "" && plural !== "" && group !== "" && name !== `${plural}.${group}`) {
+    fail("metadata.name", `Invalid value: ${formatValue(name)}: must be spec.names.plural+"."+spec.group`);
+  }
+  const versionsRaw = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versionsRaw.length === 0)
+    fail("spec.versions", "Invalid value: null: must have exactly one version marked as storage version");
+  return ok ? { group, kind, plural, singular, listKind, scope, name, versionsRaw } : undefined;
+}
+
 /** Compiles one decoded CRD document. Never throws. */
 export function compileCrd(
   doc: Record<string, unknown>,
@@ -143,40 +200,9 @@ export function compileCrd(
     if (versions !== undefined) i.versions = versions;
     issues.push(i);
   };
-  if (doc.apiVersion !== "apiextensions.k8s.io/v1") {
-    err(
-      "apiVersion",
-      `Unsupported value: ${formatValue(doc.apiVersion)}: supported values: "apiextensions.k8s.io/v1" (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)`,
-    );
-    return { issues };
-  }
-  const meta = isRecord(doc.metadata) ? doc.metadata : {};
-  const spec = isRecord(doc.spec) ? doc.spec : undefined;
-  if (spec === undefined) {
-    err("spec", "Required value");
-    return { issues };
-  }
-  const group = str(spec.group) ?? "";
-  const names = isRecord(spec.names) ? spec.names : {};
-  const kind = str(names.kind) ?? "";
-  const plural = str(names.plural) ?? "";
-  const singular = str(names.singular) ?? kind.toLowerCase();
-  const listKind = str(names.listKind) ?? `${kind}List`;
-  const scope = spec.scope;
-  const name = str(meta.name) ?? "";
-  if (group === "") err("spec.group", "Required value");
-  if (kind === "") err("spec.names.kind", "Required value");
-  if (plural === "") err("spec.names.plural", "Required value");
-  if (scope !== "Namespaced" && scope !== "Cluster") {
-    err("spec.scope", `Unsupported value: ${formatValue(scope ?? "")}: supported values: "Cluster", "Namespaced"`);
-  }
-  if (name !== "" && plural !== "" && group !== "" && name !== `${plural}.${group}`) {
-    err("metadata.name", `Invalid value: ${formatValue(name)}: must be spec.names.plural+"."+spec.group`);
-  }
-  const versionsRaw = Array.isArray(spec.versions) ? spec.versions : [];
-  if (versionsRaw.length === 0)
-    err("spec.versions", "Invalid value: null: must have exactly one version marked as storage version");
-  if (issues.length > 0) return { issues };
+  const header = readCrdHeader(doc, err);
+  if (header === undefined) return { issues };
+  const { group, kind, plural, singular, listKind, scope, name, versionsRaw } = header;
 
   const rawVersions = versionsRaw.filter(isRecord);
   const storageCount = rawVersions.filter((v) => v.storage === true).length;

@@ -161,19 +161,6 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   const kinds: CoveredKind[] = families.flatMap((f) => f.kinds);
   const admissionRules: AdmissionRule[] = families.flatMap((f) => f.admissionRules ?? []);
 
-  function failurePolicyVerdict(errs: FieldError[]): Verdict {
-    const v = emptyVerdict();
-    v.covered = true;
-    if (config.failurePolicy === "Ignore") {
-      v.warnings = errs.map((e) => ({ ...e, severity: "warning" as const }));
-      v.warningTexts = v.warnings.map((w) => `${w.field}: ${w.message}`);
-      return v;
-    }
-    v.allowed = false;
-    v.errors = errs;
-    return v;
-  }
-
   /**
    * The failure policy's verdict for an object whose kind's policy cannot be used. The error is on `kind` (the
    * object's kind is what cannot be checked) and names the document, where in it, and why.
@@ -185,35 +172,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       };
       return internal("kind", failedPolicyDetail(f, gvk, kindText), ctx);
     });
-    return failurePolicyVerdict(errs);
-  }
-
-  function familyRequest(req: ValidateRequest, obj: Record<string, unknown>, group: string, version: string) {
-    const kind = obj.kind as string;
-    const meta = isMapping(obj.metadata) ? obj.metadata : {};
-    const out: FamilyRequest = {
-      operation: req.operation,
-      object: obj,
-      group,
-      version,
-      kind,
-      namespace: req.namespace ?? (typeof meta.namespace === "string" ? meta.namespace : ""),
-      name: req.name ?? (typeof meta.name === "string" ? meta.name : ""),
-      requestKind: req.kind ?? { group, version, kind },
-      userInfo: req.userInfo ?? NO_USER,
-      dryRun: req.dryRun === true,
-      secret: isSecretKind(obj.apiVersion, kind),
-    };
-    if (isMapping(req.oldObject)) out.oldObject = req.oldObject;
-    if (req.subresource !== undefined && req.subresource !== "") out.subresource = req.subresource.replace(/^\//, "");
-    const info = req.resource === undefined ? resources.forKind(group, version, kind) : undefined;
-    if (req.resource !== undefined) out.resource = req.resource;
-    else if (info !== undefined) out.resource = { group, version, resource: info.resource };
-    if (req.requestKind !== undefined) out.originalKind = req.requestKind;
-    if (req.requestResource !== undefined) out.originalResource = req.requestResource;
-    if (req.requestSubResource !== undefined) out.originalSubresource = req.requestSubResource;
-    if (req.options !== undefined) out.options = req.options;
-    return out;
+    return failurePolicyVerdict(config, errs);
   }
 
   /** The families' verdict: schema families first; admission families only when they allowed, until one denies. */
@@ -268,7 +227,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     if (failed !== undefined || everyKind.length > 0) {
       return failedPolicyVerdict([...(failed ?? []), ...everyKind], gvk, `${apiVersion}/${kind}`);
     }
-    return runFamilies(familyRequest(req, obj, gv.group, gv.version), req.shouldStop);
+    return runFamilies(familyRequest(req, obj, gv, resources), req.shouldStop);
   }
 
   const set: PolicySet = {
@@ -299,24 +258,79 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       try {
         return boundVerdict(validateOne(req), source);
       } catch (e) {
-        // Validation never throws for a bad object. What is thrown anyway is either a resource the request exhausted
-        // (the stack, a string or array length: the request is too large to evaluate), which is the request's fault
-        // and denies under either failure policy, or a fault of tollgate's, reported per the failure policy.
-        if (isExhaustion(e)) {
-          const detail = `the object is too large or too deeply nested to validate (${e.message})`;
-          return rejected([internal(null, detail, TOLLGATE)]);
-        }
-        if (e instanceof Stopped) {
-          return failurePolicyVerdict([
-            internal(null, "validation was stopped: it would exceed the deadline", TOLLGATE),
-          ]);
-        }
-        const detail = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
-        return failurePolicyVerdict([internal(null, detail, TOLLGATE)]);
+        return thrownVerdict(config, e);
       }
     },
   };
   return Object.freeze(set);
+}
+
+/** What the families see of a request: its attributes, with the object's own where the request gives none. */
+function familyRequest(
+  req: ValidateRequest,
+  obj: Record<string, unknown>,
+  gv: GroupVersion,
+  resources: PolicySetParts["resources"],
+): FamilyRequest {
+  const { group, version } = gv;
+  const kind = obj.kind as string;
+  const meta = isMapping(obj.metadata) ? obj.metadata : {};
+  const out: FamilyRequest = {
+    operation: req.operation,
+    object: obj,
+    group,
+    version,
+    kind,
+    namespace: req.namespace ?? (typeof meta.namespace === "string" ? meta.namespace : ""),
+    name: req.name ?? (typeof meta.name === "string" ? meta.name : ""),
+    requestKind: req.kind ?? { group, version, kind },
+    userInfo: req.userInfo ?? NO_USER,
+    dryRun: req.dryRun === true,
+    secret: isSecretKind(obj.apiVersion, kind),
+  };
+  if (isMapping(req.oldObject)) out.oldObject = req.oldObject;
+  if (req.subresource !== undefined && req.subresource !== "") out.subresource = req.subresource.replace(/^\//, "");
+  const info = req.resource === undefined ? resources.forKind(group, version, kind) : undefined;
+  if (req.resource !== undefined) out.resource = req.resource;
+  else if (info !== undefined) out.resource = { group, version, resource: info.resource };
+  if (req.requestKind !== undefined) out.originalKind = req.requestKind;
+  if (req.requestResource !== undefined) out.originalResource = req.requestResource;
+  if (req.requestSubResource !== undefined) out.originalSubresource = req.requestSubResource;
+  if (req.options !== undefined) out.options = req.options;
+  return out;
+}
+
+/** The bundle's failure policy applied to errors of tollgate's own (Fail: denied; Ignore: allowed with warnings). */
+function failurePolicyVerdict(config: PolicySetParts["config"], errs: FieldError[]): Verdict {
+  const v = emptyVerdict();
+  v.covered = true;
+  if (config.failurePolicy === "Ignore") {
+    v.warnings = errs.map((e) => ({ ...e, severity: "warning" as const }));
+    v.warningTexts = v.warnings.map((w) => `${w.field}: ${w.message}`);
+    return v;
+  }
+  v.allowed = false;
+  v.errors = errs;
+  return v;
+}
+
+/**
+ * The verdict when validation threw. It never throws for a bad object; what is thrown anyway is either a resource the
+ * request exhausted (the stack, a string or array length: the request is too large to evaluate), which is the
+ * request's fault and denies under either failure policy, or a fault of tollgate's, reported per the failure policy.
+ */
+function thrownVerdict(config: PolicySetParts["config"], e: unknown): Verdict {
+  if (isExhaustion(e)) {
+    const detail = `the object is too large or too deeply nested to validate (${e.message})`;
+    return rejected([internal(null, detail, TOLLGATE)]);
+  }
+  if (e instanceof Stopped) {
+    return failurePolicyVerdict(config, [
+      internal(null, "validation was stopped: it would exceed the deadline", TOLLGATE),
+    ]);
+  }
+  const detail = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
+  return failurePolicyVerdict(config, [internal(null, detail, TOLLGATE)]);
 }
 
 /** Thrown when the caller's shouldStop says to stop (ValidateRequest.shouldStop). */
