@@ -181,32 +181,56 @@ export function labelErrorsText(errors: readonly LabelError[]): string {
   return texts.length === 1 ? texts[0]! : `[${texts.join(", ")}]`;
 }
 
-export function createAdmission(ctx: AdmissionContext) {
-  const { config, evaluator } = ctx;
-  const exemptNamespace = (ns: string) => ns !== "" && config.exemptions.namespaces.has(ns);
-  const exemptUser = (user: string) => user !== "" && config.exemptions.usernames.has(user);
-  const exemptRuntimeClass = (rc: string | undefined) =>
-    rc !== undefined && rc !== "" && config.exemptions.runtimeClasses.has(rc);
+/**
+ * The Pod Security admission plugin over one configuration and cluster state (the library's admission.Admission):
+ * which requests it evaluates, in what order exemptions apply, and the enforce, audit and warn evaluations.
+ */
+export class PodSecurityAdmission {
+  readonly config: AdmissionContext["config"];
+  readonly evaluator: AdmissionContext["evaluator"];
+  private readonly ctx: AdmissionContext;
+
+  constructor(ctx: AdmissionContext) {
+    this.ctx = ctx;
+    this.config = ctx.config;
+    this.evaluator = ctx.evaluator;
+  }
+
+  private exemptNamespace(ns: string): boolean {
+    return ns !== "" && this.config.exemptions.namespaces.has(ns);
+  }
+
+  private exemptUser(user: string): boolean {
+    return user !== "" && this.config.exemptions.usernames.has(user);
+  }
+
+  private exemptRuntimeClass(rc: string | undefined): boolean {
+    return rc !== undefined && rc !== "" && this.config.exemptions.runtimeClasses.has(rc);
+  }
+
   /** The namespace policy, with the what-if enforce level over it. */
-  const policyOf = (labels: Readonly<Record<string, string>>) => {
-    const p = policyToEvaluate(labels, config.defaults);
-    return ctx.enforceOverride === undefined ? p : { ...p, policy: { ...p.policy, enforce: ctx.enforceOverride } };
-  };
+  private policyOf(labels: Readonly<Record<string, string>>) {
+    const p = policyToEvaluate(labels, this.config.defaults);
+    return this.ctx.enforceOverride === undefined
+      ? p
+      : { ...p, policy: { ...p.policy, enforce: this.ctx.enforceOverride } };
+  }
+
   /** The namespace lookup; under the what-if level, a namespace that cannot be found is unlabelled. */
-  const lookup = (name: string): NamespaceLookup => {
-    const ns = ctx.namespace(name);
-    return "error" in ns && ctx.enforceOverride !== undefined ? { labels: {} } : ns;
-  };
+  private lookup(name: string): NamespaceLookup {
+    const ns = this.ctx.namespace(name);
+    return "error" in ns && this.ctx.enforceOverride !== undefined ? { labels: {} } : ns;
+  }
 
   /** EvaluatePod: the enforce (when `enforce`), audit and warn evaluations of one pod(-like) object. */
-  function evaluatePod(
+  private evaluatePod(
     policy: Policy,
     labelErrors: readonly LabelError[],
     pod: PodView,
     attrs: PodSecurityAttributes,
     enforce: boolean,
   ): PodSecurityResponse {
-    if (exemptRuntimeClass(pod.runtimeClassName)) return exempt("runtimeClass");
+    if (this.exemptRuntimeClass(pod.runtimeClassName)) return exempt("runtimeClass");
     const response = allowed();
     const annotations = response.auditAnnotations;
     if (labelErrors.length > 0)
@@ -215,7 +239,7 @@ export function createAdmission(ctx: AdmissionContext) {
     const evaluate = (lv: LevelVersion): CheckViolation[] => {
       const hit = cache.find((c) => sameLevelVersion(c.lv, lv));
       if (hit !== undefined) return hit.violations;
-      const violations = evaluator.evaluate(lv, pod);
+      const violations = this.evaluator.evaluate(lv, pod);
       cache.push({ lv, violations });
       if (lv.level !== "privileged") response.checked.push(lv);
       return violations;
@@ -261,7 +285,7 @@ export function createAdmission(ctx: AdmissionContext) {
     return response;
   }
 
-  function readPod(obj: Record<string, unknown>, kind: string): PodView | undefined | PodDecodeError {
+  private readPod(obj: Record<string, unknown>, kind: string): PodView | undefined | PodDecodeError {
     try {
       return readPodOf(obj, kind);
     } catch (e) {
@@ -270,11 +294,11 @@ export function createAdmission(ctx: AdmissionContext) {
     }
   }
 
-  function validatePod(attrs: PodSecurityAttributes): PodSecurityResponse {
+  private validatePod(attrs: PodSecurityAttributes): PodSecurityResponse {
     if (IGNORED_POD_SUBRESOURCES.has(attrs.subresource)) return allowed();
-    if (exemptNamespace(attrs.namespace)) return exempt("namespace");
-    if (exemptUser(attrs.username)) return exempt("user");
-    const ns = lookup(attrs.namespace);
+    if (this.exemptNamespace(attrs.namespace)) return exempt("namespace");
+    if (this.exemptUser(attrs.username)) return exempt("user");
+    const ns = this.lookup(attrs.namespace);
     if ("error" in ns) {
       const err = `failed to lookup namespace ${goQuote(attrs.namespace)}`;
       const status: PodSecurityStatus = {
@@ -285,51 +309,51 @@ export function createAdmission(ctx: AdmissionContext) {
       };
       return { ...errorResponse(status, ns.error), lookupError: ns.error };
     }
-    const { policy, errors } = policyOf(ns.labels);
+    const { policy, errors } = this.policyOf(ns.labels);
     if (errors.length === 0 && isFullyPrivileged(policy)) {
       return allowed({ [ANNOTATION_KEYS.enforcePolicy]: "privileged:latest" });
     }
-    const pod = readPod(attrs.object, "Pod");
+    const pod = this.readPod(attrs.object, "Pod");
     if (pod instanceof PodDecodeError) {
       return { ...errorResponse(badRequest("failed to decode object"), pod.message), decodeError: pod };
     }
     if (attrs.operation === "UPDATE" && attrs.oldObject !== undefined) {
-      const old = readPod(attrs.oldObject, "Pod");
+      const old = this.readPod(attrs.oldObject, "Pod");
       if (old instanceof PodDecodeError) {
         return { ...errorResponse(badRequest("failed to decode old object"), old.message), decodeError: old };
       }
       // Nothing that matters changed: the update is always allowed.
       if (pod !== undefined && old !== undefined && !isSignificantPodUpdate(pod, old)) return allowed();
     }
-    return evaluatePod(policy, errors, pod!, attrs, true);
+    return this.evaluatePod(policy, errors, pod!, attrs, true);
   }
 
-  function validatePodController(attrs: PodSecurityAttributes): PodSecurityResponse {
+  private validatePodController(attrs: PodSecurityAttributes): PodSecurityResponse {
     if (attrs.subresource !== "") return allowed();
-    if (exemptNamespace(attrs.namespace)) return exempt("namespace");
-    if (exemptUser(attrs.username)) return exempt("user");
-    const ns = lookup(attrs.namespace);
+    if (this.exemptNamespace(attrs.namespace)) return exempt("namespace");
+    if (this.exemptUser(attrs.username)) return exempt("user");
+    const ns = this.lookup(attrs.namespace);
     if ("error" in ns) {
       const r = allowed({
         [ANNOTATION_KEYS.error]: `failed to lookup namespace ${goQuote(attrs.namespace)}: ${ns.error}`,
       });
       return { ...r, lookupError: ns.error };
     }
-    const { policy, errors } = policyOf(ns.labels);
-    const whatIf = ctx.enforceOverride !== undefined;
+    const { policy, errors } = this.policyOf(ns.labels);
+    const whatIf = this.ctx.enforceOverride !== undefined;
     if (!whatIf && errors.length === 0 && policy.warn.level === "privileged" && policy.audit.level === "privileged") {
       return allowed();
     }
-    const pod = readPod(attrs.object, attrs.kind);
+    const pod = this.readPod(attrs.object, attrs.kind);
     if (pod instanceof PodDecodeError) {
       return { ...allowed({ [ANNOTATION_KEYS.error]: `failed to decode object: ${pod.message}` }), decodeError: pod };
     }
     // A controller whose pod template is optional and absent is not evaluated.
     if (pod === undefined) return allowed();
-    return evaluatePod(policy, errors, pod, attrs, whatIf);
+    return this.evaluatePod(policy, errors, pod, attrs, whatIf);
   }
 
-  function validateNamespace(attrs: PodSecurityAttributes): PodSecurityResponse {
+  private validateNamespace(attrs: PodSecurityAttributes): PodSecurityResponse {
     if (attrs.subresource !== "") return allowed();
     const name = nameOf(attrs.object);
     const labelProblem = nonStringLabel(attrs.object);
@@ -341,7 +365,7 @@ export function createAdmission(ctx: AdmissionContext) {
     }
     const labels = labelsOf(attrs.object);
     // Namespace requests are judged on their own labels (the what-if level is about pods and templates).
-    const next = policyToEvaluate(labels, config.defaults);
+    const next = policyToEvaluate(labels, this.config.defaults);
     const invalidResponse = (): PodSecurityResponse => ({
       ...allowed(),
       allowed: false,
@@ -349,16 +373,16 @@ export function createAdmission(ctx: AdmissionContext) {
     });
     const exemptWarning = (): PodSecurityResponse => {
       const r = allowed();
-      const warning = exemptNamespaceWarning(name, next.policy, labels, config.defaults);
+      const warning = exemptNamespaceWarning(name, next.policy, labels, this.config.defaults);
       if (warning !== "") r.warnings.push(warning);
       return r;
     };
     if (attrs.operation === "CREATE") {
       if (next.errors.length > 0) return invalidResponse();
-      if (exemptNamespace(attrs.namespace)) return exemptWarning();
+      if (this.exemptNamespace(attrs.namespace)) return exemptWarning();
       return allowed();
     }
-    const old = policyToEvaluate(attrs.oldObject === undefined ? {} : labelsOf(attrs.oldObject), config.defaults);
+    const old = policyToEvaluate(attrs.oldObject === undefined ? {} : labelsOf(attrs.oldObject), this.config.defaults);
     if (next.errors.length > 0 && (old.errors.length === 0 || !sameLabelErrors(next.errors, old.errors))) {
       return invalidResponse();
     }
@@ -368,21 +392,21 @@ export function createAdmission(ctx: AdmissionContext) {
     if (enforce.version.text === oldEnforce.version.text && compareLevels(enforce.level, oldEnforce.level) < 1) {
       return allowed();
     }
-    if (exemptNamespace(attrs.namespace)) return exemptWarning();
+    if (this.exemptNamespace(attrs.namespace)) return exemptWarning();
     const r = allowed();
-    r.warnings = evaluatePodsInNamespace(name, enforce);
+    r.warnings = this.evaluatePodsInNamespace(name, enforce);
     return r;
   }
 
   /** EvaluatePodsInNamespace: the existing pods against a tightened enforce level, as warnings. */
-  function evaluatePodsInNamespace(namespace: string, enforce: LevelVersion): string[] {
-    const pods = prioritizePods(ctx.pods(namespace));
+  private evaluatePodsInNamespace(namespace: string, enforce: LevelVersion): string[] {
+    const pods = this.prioritizePods(this.ctx.pods(namespace));
     const total = pods.length;
     const checked = pods.slice(0, MAX_PODS_TO_CHECK);
     const counts = new Map<string, { podName: string; count: number }>();
     const order: string[] = [];
     for (const { pod, view } of checked) {
-      const v = evaluator.evaluate(enforce, view);
+      const v = this.evaluator.evaluate(enforce, view);
       if (v.length === 0) continue;
       const warning = forbiddenReason(v);
       const podName = nameOf(pod);
@@ -416,15 +440,15 @@ export function createAdmission(ctx: AdmissionContext) {
   }
 
   /** prioritizePods: pods of exempt runtime classes dropped, one pod per controller first, the others after. */
-  function prioritizePods(pods: readonly Record<string, unknown>[]): { pod: Record<string, unknown>; view: PodView }[] {
+  private prioritizePods(pods: readonly Record<string, unknown>[]): { pod: Record<string, unknown>; view: PodView }[] {
     const first: { pod: Record<string, unknown>; view: PodView }[] = [];
     const duplicates: { pod: Record<string, unknown>; view: PodView }[] = [];
     const controllers = new Set<string>();
     for (const pod of pods) {
-      const view = readPod(pod, "Pod");
+      const view = this.readPod(pod, "Pod");
       // A stored pod that cannot be read is not checked (the API server's would have been decoded).
       if (view === undefined || view instanceof PodDecodeError) continue;
-      if (exemptRuntimeClass(view.runtimeClassName)) continue;
+      if (this.exemptRuntimeClass(view.runtimeClassName)) continue;
       const uid = controllerUid(pod);
       if (uid === undefined) first.push({ pod, view });
       else if (controllers.has(uid)) duplicates.push({ pod, view });
@@ -436,19 +460,18 @@ export function createAdmission(ctx: AdmissionContext) {
     return [...first, ...duplicates];
   }
 
-  return {
-    config,
-    evaluator,
-    /** Admission.Validate. */
-    validate(attrs: PodSecurityAttributes): PodSecurityResponse {
-      if (attrs.group === "" && attrs.resource === "namespaces") return validateNamespace(attrs);
-      if (attrs.group === "" && attrs.resource === "pods") return validatePod(attrs);
-      return validatePodController(attrs);
-    },
-  };
+  /** Admission.Validate. */
+  validate(attrs: PodSecurityAttributes): PodSecurityResponse {
+    if (attrs.group === "" && attrs.resource === "namespaces") return this.validateNamespace(attrs);
+    if (attrs.group === "" && attrs.resource === "pods") return this.validatePod(attrs);
+    return this.validatePodController(attrs);
+  }
 }
 
-export type PodSecurityAdmission = ReturnType<typeof createAdmission>;
+/** The plugin over one configuration and cluster state. */
+export function createAdmission(ctx: AdmissionContext): PodSecurityAdmission {
+  return new PodSecurityAdmission(ctx);
+}
 
 /** The library's cap on the pods checked when a namespace's enforce level tightens. */
 const MAX_PODS_TO_CHECK = 3000;
