@@ -16,7 +16,12 @@ import { runAudit } from "../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
 import { autoWorkerCount, resolveWorkers } from "../../audit/workers/auto.js";
 import { prepare } from "./audit.bench.js";
-import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
+
+/** Workers must pay for themselves on 2 cores: at least this speed-up over in-process, by input format. */
+const SPEEDUP_GOAL = { json: 1.5, yaml: 1.7 } as const;
+/** Starting the workers (thread, code, the compiled bundle) must take well under a second of wall time. */
+const STARTUP_GOAL_MS = 500;
 
 async function timedRun(
   file: string,
@@ -102,6 +107,10 @@ async function workersRow(ctx: BenchContext, format: "json" | "yaml"): Promise<B
     min: (parallel.ms * 1000) / n,
     max: (parallel.ms * 1000) / n,
     baseline: { label: "in-process", value: (single.ms * 1000) / n },
+    goals: [
+      goal(`speed-up with ${workers} workers`, speedup, ">=", SPEEDUP_GOAL[format], "×"),
+      goal("worker start-up (wall)", startup.ms, "<=", STARTUP_GOAL_MS, "ms"),
+    ],
     notes,
     data: {
       objects: n,

@@ -1,7 +1,22 @@
-/** The shape of a named benchmark case and of the row it reports. */
+/** The shape of a named benchmark case, of the row it reports and of the goals the row is held to. */
 
 export interface BenchContext {
   corpusRoot: string;
+}
+
+/**
+ * A goal a row is held to: a measured figure (a ratio to something measured in the same run, or a time over a
+ * baseline) against its limit. `npm run bench` prints every goal, its figure and whether it is met.
+ */
+export interface BenchGoal {
+  /** What is compared, e.g. "÷ JSON round trip" or "first verdict over bare Node". */
+  label: string;
+  actual: number;
+  /** `<=`: the figure must not exceed the limit; `>=`: it must reach it. */
+  op: "<=" | ">=";
+  limit: number;
+  /** How the figure and limit print: a ratio (×), milliseconds, or a percentage. */
+  unit: "×" | "ms" | "%";
 }
 
 export interface BenchRow {
@@ -15,6 +30,8 @@ export interface BenchRow {
   baseline: { label: string; value: number };
   /** The Go reference figure of perf-anchors.md, same unit, and the goal as a fraction of it. */
   reference?: { label: string; value: number; goalFraction: number };
+  /** Goals besides the Go reference's (which run.ts derives from `reference`). */
+  goals?: BenchGoal[];
   /** Extra lines printed under the table. */
   notes: string[];
   /** Extra figures written to the JSON results. */
@@ -25,4 +42,36 @@ export interface BenchCase {
   /** Unique; the command-line filter matches substrings of it. */
   name: string;
   run(ctx: BenchContext): Promise<BenchRow>;
+}
+
+/** A goal (see {@link BenchGoal}). */
+export function goal(
+  label: string,
+  actual: number,
+  op: BenchGoal["op"],
+  limit: number,
+  unit: BenchGoal["unit"],
+): BenchGoal {
+  return { label, actual, op, limit, unit };
+}
+
+export function isGoalMet(g: BenchGoal): boolean {
+  return g.op === "<=" ? g.actual <= g.limit : g.actual >= g.limit;
+}
+
+/** Every goal of a row: the Go reference's (≥ 1/goalFraction × faster) first, then the row's own. */
+export function goalsOf(row: BenchRow): BenchGoal[] {
+  const out: BenchGoal[] = [];
+  const ref = row.reference;
+  if (ref !== undefined)
+    out.push(goal(`${ref.label} ÷ tollgate`, ref.value / row.value, ">=", 1 / ref.goalFraction, "×"));
+  if (row.goals !== undefined) out.push(...row.goals);
+  return out;
+}
+
+/** A figure with its unit, for goal lines. */
+export function formatGoalFigure(value: number, unit: BenchGoal["unit"]): string {
+  if (unit === "%") return `${(value * 100).toFixed(1)}%`;
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return unit === "ms" ? `${value.toFixed(digits)} ms` : `${value.toFixed(digits)}×`;
 }

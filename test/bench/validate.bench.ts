@@ -8,11 +8,14 @@ import type { PolicySet, Verdict } from "#lib";
 import { loadBundle, parseDocuments } from "#lib";
 import type { AnchorObject } from "./anchors.js";
 import { ANCHOR_OBJECTS, findAnchorCase, GOAL_FRACTION } from "./anchors.js";
-import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
 import { measureSide } from "./measure.js";
 
-/** perf-anchors §6 goal 1: the valid HTTPRoute must also take ≤ 10× the JSON round trip of its text. */
-const ROUND_TRIP_GOAL: Record<string, number> = { "hr-valid": 10 };
+/**
+ * The valid HTTPRoute must also take ≤ 5× the JSON round trip of its text (perf-anchors §6 goal 1 asked for 10×,
+ * tightened since to 5×).
+ */
+const ROUND_TRIP_GOAL: Record<string, number> = { "hr-valid": 5 };
 
 const bundles = new Map<string, Promise<PolicySet>>();
 
@@ -60,11 +63,6 @@ async function validateRow(ctx: BenchContext, anchor: AnchorObject): Promise<Ben
     `${text.length} bytes; validate alone (parsed object) ${validateOnly.median.toFixed(2)} µs; ` +
       `spread [${tollgate.min.toFixed(2)}–${tollgate.max.toFixed(2)}] µs over ${tollgate.samples} samples of ${tollgate.opsPerSample} ops`,
   ];
-  if (roundTripGoal !== undefined) {
-    notes.push(
-      `goal ≤ ${roundTripGoal}× the JSON round trip: ${ratio.toFixed(1)}× — ${ratio <= roundTripGoal ? "met" : "NOT met"}`,
-    );
-  }
   if (!agrees) {
     notes.push(
       `verdict differs from Kubernetes 1.36.3: got ${verdictSummary(check)}, want ${real.allowed ? "allowed" : `rejected, ${real.causes.length} cause(s)`}`,
@@ -78,6 +76,7 @@ async function validateRow(ctx: BenchContext, anchor: AnchorObject): Promise<Ben
     max: tollgate.max,
     baseline: { label: "JSON.parse+stringify", value: roundTrip.median },
     reference: { label: "Go full path", value: anchor.goUs, goalFraction: GOAL_FRACTION.validate },
+    ...(roundTripGoal !== undefined && { goals: [goal("÷ JSON round trip", ratio, "<=", roundTripGoal, "×")] }),
     notes,
     data: {
       bytes: text.length,

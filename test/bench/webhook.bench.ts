@@ -32,7 +32,7 @@ import { REPO_ROOT } from "../conformance/corpus.js";
 import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
 import { startOffline } from "../helpers/offline.js";
 import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
-import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
 
 const REQUESTS = 10_000;
 const WARMUP = 1_000;
@@ -219,9 +219,8 @@ async function coldStartRow(ctx: BenchContext, source: "yaml" | "artifact"): Pro
         `process start → first answer ${answer.toFixed(1)} ms (median of ${COLD_STARTS}); of which importing the ` +
           `bundled handler ${median(importMs).toFixed(1)} ms and loading + compiling ${what} ` +
           `${median(loadMs).toFixed(1)} ms; spawn → exit ${median(wall).toFixed(1)} ms; bare Node start → exit ${bareMs.toFixed(1)} ms`,
-        `goal: first verdict within 100 ms over bare Node start: ${(answer - bareMs).toFixed(1)} ms over — ` +
-          `${answer - bareMs <= 100 ? "met" : "NOT met"}`,
       ],
+      goals: [goal("first answer over bare Node start", answer - bareMs, "<=", 100, "ms")],
       data: {
         firstAnswerMs: answer,
         importMs: median(importMs),
