@@ -7,11 +7,13 @@ import { builtinResources } from "../policy/builtin-resources.js";
 import type { AdmissionRule, GroupVersionKind } from "../policy/types.js";
 import type { CompiledPolicy } from "./dispatch.js";
 
-const BUILTIN_KINDS = new Set(builtinResources().map((r) => `${r.group}/${r.version}/${r.kind}`));
+/** Built on first use, not at import (a process that never asks should not pay for the table). */
+let builtinKinds: ReadonlySet<string> | undefined;
 
 /** Whether a kind is one of Kubernetes' built-in kinds (not a custom resource). */
 export function isBuiltinKind(k: GroupVersionKind): boolean {
-  return BUILTIN_KINDS.has(`${k.group}/${k.version}/${k.kind}`);
+  builtinKinds ??= new Set(builtinResources().map((r) => `${r.group}/${r.version}/${r.kind}`));
+  return builtinKinds.has(`${k.group}/${k.version}/${k.kind}`);
 }
 
 function scopeOf(scope: string): AdmissionRule["scope"] {

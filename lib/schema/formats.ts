@@ -27,7 +27,7 @@ import { isPaddedStdEncoding } from "../go/base64.js";
 import { utf8Length } from "../go/bytes.js";
 import { isValidAddress } from "../go/mail.js";
 import { parseCIDRSloppy, parseIP, parseIPSloppy, parseMAC } from "../go/net.js";
-import { mustCompile } from "../go/regexp.js";
+import { type CompiledPattern, mustCompile } from "../go/regexp.js";
 import { parseDuration } from "../go/time.js";
 import { parseRequestURI } from "../go/url.js";
 import { matchesDNS1123Label, matchesDNS1123Subdomain } from "../objects/names.js";
@@ -209,15 +209,19 @@ function isEmail(s: string): boolean {
  * kube-openapi `HostnamePattern`. Either one label (a letter, digit, symbol or Unicode letter,
  * then at most one dash directly after the first character: `x-y` passes, `my-host` does not),
  * or dot-terminated labels followed by a top-level domain of 2 to 63 letters (no digits, so
- * `1.1.1.1` is not a hostname), with Go's regexp semantics (lib/go/regexp.ts).
+ * `1.1.1.1` is not a hostname), with Go's regexp semantics (lib/go/regexp.ts). Compiled on first use: its Unicode
+ * classes take re2js about 100 ms, which every process start paid before (most never check a hostname).
  */
-const HOSTNAME_PATTERN = (() => {
+let hostnamePattern: CompiledPattern | undefined;
+function hostnamePatternOnce(): CompiledPattern {
+  if (hostnamePattern !== undefined) return hostnamePattern;
   const ch = "[a-zA-Z0-9\\p{S}\\p{L}]";
   const chOrDash = "[a-zA-Z0-9\\p{S}\\p{L}-]";
   const singleLabel = `${ch}(?:-?${ch}{0,62})?`;
   const labels = `(?:${ch}(?:${chOrDash}{0,61}${ch})?\\.)+[a-zA-Z\\p{L}]{2,63}`;
-  return mustCompile(`^(?:${singleLabel}|${labels})$`);
-})();
+  hostnamePattern = mustCompile(`^(?:${singleLabel}|${labels})$`);
+  return hostnamePattern;
+}
 
 /**
  * kube-openapi `IsHostname`: the pattern, at most 255 bytes, and no dot-separated part longer
@@ -225,7 +229,7 @@ const HOSTNAME_PATTERN = (() => {
  */
 function isHostname(s: string): boolean {
   if (utf8Length(s) > 255) return false;
-  if (!HOSTNAME_PATTERN.test(s)) return false;
+  if (!hostnamePatternOnce().test(s)) return false;
   return s.split(".").every((part) => utf8Length(part) <= 63);
 }
 

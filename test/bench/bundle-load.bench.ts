@@ -6,85 +6,42 @@
  *
  *   npx tsx test/bench/bundle-load.bench.ts        (or register bundleLoadCases in run.ts)
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { buildBundleArtifact } from "../../lib/index.js";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
 import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
+import { bareStartAt, type ColdStartTimes, coldStart, median } from "./processes.js";
 
 const RUNS = 7;
 
-interface ChildTimes {
-  startedAt: number;
-  loadMs: number;
-  firstVerdictAt: number;
-  allowed: boolean;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function prepare(
-  ctx: BenchContext,
-): Promise<{ script: string; artifact: string; folder: string; object: string }> {
+async function prepare(ctx: BenchContext): Promise<{ artifact: string; folder: string; object: string }> {
   const dir = join(REPO_ROOT, ".bench", "bundle-load");
   mkdirSync(dir, { recursive: true });
-  const script = join(dir, "cold-start.mjs");
-  await build({
-    entryPoints: [join(REPO_ROOT, "test/bench/cold-start-entry.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: script,
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    logLevel: "warning",
-  });
   const folder = join(ctx.corpusRoot, "crds/gateway-api/standard");
   const artifact = join(dir, "gateway-api-standard.json");
   writeFileSync(artifact, (await buildBundleArtifact(folder)).text);
   const anchor = ANCHOR_OBJECTS.find((a) => a.id === "hr-valid")!;
   const object = join(dir, "httproute.json");
   writeFileSync(object, JSON.stringify(findAnchorCase(ctx.corpusRoot, anchor).object));
-  return { script, artifact, folder, object };
-}
-
-function runChild(script: string, bundle: string, object: string): ChildTimes {
-  const r = spawnSync(process.execPath, [script, bundle, object], {
-    encoding: "utf8",
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
-  if (r.status !== 0) throw new Error(`cold-start child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as ChildTimes;
-}
-
-function bareStart(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(performance.now()))"], {
-    encoding: "utf8",
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
-  return Number(r.stdout);
+  return { artifact, folder, object };
 }
 
 async function measure(ctx: BenchContext): Promise<BenchRow[]> {
   const p = await prepare(ctx);
   const bare: number[] = [];
-  const folder: ChildTimes[] = [];
-  const artifact: ChildTimes[] = [];
+  const folder: ColdStartTimes[] = [];
+  const artifact: ColdStartTimes[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Alternate, so that a noisy neighbour slows every side.
-    bare.push(bareStart());
-    folder.push(runChild(p.script, p.folder, p.object));
-    artifact.push(runChild(p.script, p.artifact, p.object));
+    bare.push(bareStartAt());
+    folder.push(await coldStart(p.folder, p.object));
+    artifact.push(await coldStart(p.artifact, p.object));
   }
   const bareMs = median(bare);
-  const row = (name: string, xs: ChildTimes[], base: ChildTimes[], baseLabel: string): BenchRow => {
+  const row = (name: string, xs: ColdStartTimes[], base: ColdStartTimes[], baseLabel: string): BenchRow => {
     const first = xs.map((x) => x.firstVerdictAt);
     return {
       name,

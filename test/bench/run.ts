@@ -20,6 +20,7 @@ import type { BenchCase, BenchRow } from "./bench-case.js";
 import { formatGoalFigure, goalsOf, isGoalMet } from "./bench-case.js";
 import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
+import { cliStartCases } from "./cli-start.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { kubevirtCases } from "./kubevirt.bench.js";
 import { podSecurityCases } from "./pod-security.bench.js";
@@ -32,6 +33,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...celRulesCases,
   ...webhookCases,
   ...bundleLoadCases,
+  ...cliStartCases,
   ...declarativeCases,
   ...kubevirtCases,
   ...podSecurityCases,

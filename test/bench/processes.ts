@@ -1,0 +1,90 @@
+/**
+ * What the process-start benchmarks share: timing fresh `node` processes from the parent (spawn to exit), bare
+ * Node's start as their baseline, and an esbuild bundle of cold-start-entry.ts (plain Node, no tsx), which loads a
+ * bundle and validates one object in a fresh process and prints its own timings.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { REPO_ROOT } from "../conformance/corpus.js";
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** A child's environment without the parent's NODE_OPTIONS (tsx's loader must not be in the measured process). */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, NODE_OPTIONS: "", ...extra };
+}
+
+/** Wall time of `node <args>`, spawn to exit, in ms; throws when it exits non-zero (or with another status). */
+export function timedNode(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; expectStatus?: number; cwd?: string } = {},
+): { ms: number; stdout: string; stderr: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, {
+    encoding: "utf8",
+    env: options.env ?? childEnv(),
+    cwd: options.cwd ?? REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = performance.now() - t0;
+  const want = options.expectStatus ?? 0;
+  if (r.status !== want) {
+    throw new Error(`node ${args.join(" ")} exited ${r.status} (want ${want}): ${r.stderr.slice(-2000)}`);
+  }
+  return { ms, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Bare Node's start, spawn to exit (`node -e 0`), ms. */
+export function bareNodeMs(): number {
+  return timedNode(["-e", "0"]).ms;
+}
+
+/** When bare Node reaches its first line of user code: performance.now() there (process start → user code), ms. */
+export function bareStartAt(): number {
+  return Number(timedNode(["-e", "process.stdout.write(String(performance.now()))"]).stdout);
+}
+
+/** What cold-start-entry.ts prints. */
+export interface ColdStartTimes {
+  /** performance.now() when the entry's first line ran (process start → module loaded). */
+  startedAt: number;
+  loadMs: number;
+  firstVerdictAt: number;
+  allowed: boolean;
+  kinds: number;
+}
+
+let script: Promise<string> | undefined;
+
+/** The esbuild bundle of cold-start-entry.ts (built once per run). */
+export function coldStartScript(): Promise<string> {
+  script ??= (async () => {
+    const dir = join(REPO_ROOT, ".bench", "cold-start");
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, "cold-start.mjs");
+    await build({
+      entryPoints: [join(REPO_ROOT, "test/bench/cold-start-entry.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outfile: out,
+      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+      logLevel: "warning",
+    });
+    return out;
+  })();
+  return script;
+}
+
+/** Runs cold-start-entry in a fresh process: load `bundle`, validate the object of `objectFile`. */
+export async function coldStart(bundle: string, objectFile: string): Promise<ColdStartTimes> {
+  const r = timedNode([await coldStartScript(), bundle, objectFile]);
+  return JSON.parse(r.stdout) as ColdStartTimes;
+}
