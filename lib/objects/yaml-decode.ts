@@ -39,6 +39,7 @@ import { decodeJsonValue } from "./json-decode.js";
 import { JsonSyntaxFailure } from "./json-parser.js";
 import type { ResolvedParseOptions } from "./limits.js";
 import { defineEntry, isMapping } from "./mapping.js";
+import { readBlockYaml } from "./yaml-block.js";
 import { goYamlFlowScalars } from "./yaml-flow-scalars.js";
 import { keyText, type ResolvedScalar, resolveScalar } from "./yaml-scalar.js";
 
@@ -63,9 +64,26 @@ export function decodeYamlStream(
   limits: ResolvedParseOptions,
   at: { document: number; line: number } = { document: 0, line: 1 },
 ): DecodedDocument[] {
+  return decodeStream(text, limits, at, true);
+}
+
+/**
+ * {@link decodeYamlStream} without the block reader: every document through the `yaml` package. The reference the
+ * block reader is tested against.
+ */
+export function decodeYamlStreamFully(text: string, limits: ResolvedParseOptions): DecodedDocument[] {
+  return decodeStream(text, limits, { document: 0, line: 1 }, false);
+}
+
+function decodeStream(
+  text: string,
+  limits: ResolvedParseOptions,
+  at: { document: number; line: number },
+  blocks: boolean,
+): DecodedDocument[] {
   const out: DecodedDocument[] = [];
   let index = at.document;
-  for (const chunk of splitStream(text, at.line)) index += decodeChunk(chunk, index, limits, out);
+  for (const chunk of splitStream(text, at.line)) index += decodeChunk(chunk, index, limits, out, blocks);
   return out;
 }
 
@@ -126,7 +144,13 @@ function firstContentLine(text: string): number {
 }
 
 /** Decodes one chunk (normally one document) into `out`; returns how many documents it held. */
-function decodeChunk(chunk: Chunk, first: number, limits: ResolvedParseOptions, out: DecodedDocument[]): number {
+function decodeChunk(
+  chunk: Chunk,
+  first: number,
+  limits: ResolvedParseOptions,
+  out: DecodedDocument[],
+  blocks: boolean,
+): number {
   const contentLine = firstContentLine(chunk.text);
   const startLine = chunk.line + Math.max(contentLine, 0);
   if (chunk.text.length * 3 > limits.maxBytes) {
@@ -139,6 +163,12 @@ function decodeChunk(chunk: Chunk, first: number, limits: ResolvedParseOptions, 
   const sequence = jsonSequence(chunk.text, chunk.line, contentLine, limits);
   if (sequence !== undefined) {
     out.push(failedDocument(first, startLine, sequence));
+    return 1;
+  }
+  // Most documents are block-style YAML, which the block reader reads in one pass; it gives up on anything else.
+  const block = blocks ? readBlockYaml(chunk.text, limits, blockScalarValue) : undefined;
+  if (block !== undefined) {
+    out.push({ object: block, document: first, line: startLine });
     return 1;
   }
   const lines = new LineCounter();
@@ -369,32 +399,7 @@ class YamlConverter {
   }
 
   private scalarValue(node: Scalar): unknown {
-    const resolved = this.resolve(node);
-    switch (resolved.tag) {
-      case "null":
-        return null;
-      case "int":
-        return integerValue(resolved.value);
-      case "uint": {
-        // Written as JSON digits, read by the API server as a float64.
-        const value = Number(resolved.value);
-        if (!Number.isFinite(value)) {
-          throw new DecodeFailure(`number ${String(node.value)} is out of range for a float64`, node.range?.[0]);
-        }
-        return value;
-      }
-      case "float":
-        if (!Number.isFinite(resolved.value)) {
-          // sigs.k8s.io/yaml fails here: "json: unsupported value: +Inf".
-          throw new DecodeFailure(
-            `${String(node.value)} is not representable in JSON (kubectl fails with "json: unsupported value: ${goFloatName(resolved.value)}")`,
-            node.range?.[0],
-          );
-        }
-        return floatValue(resolved.value);
-      default:
-        return resolved.value;
-    }
+    return scalarValue(this.resolve(node), String(node.value), node.range?.[0]);
   }
 
   /**
@@ -493,6 +498,38 @@ class YamlConverter {
     return out;
   }
 }
+
+/**
+ * A resolved scalar as a decoded value (the block reader's too): integers and floats by integer.ts's rules; numbers
+ * JSON cannot carry throw, with the offset of the scalar (`text`, as written) when known.
+ */
+function scalarValue(resolved: ResolvedScalar, text: string, offset: number | undefined): unknown {
+  switch (resolved.tag) {
+    case "null":
+      return null;
+    case "int":
+      return integerValue(resolved.value);
+    case "uint": {
+      // Written as JSON digits, read by the API server as a float64.
+      const value = Number(resolved.value);
+      if (!Number.isFinite(value)) throw new DecodeFailure(`number ${text} is out of range for a float64`, offset);
+      return value;
+    }
+    case "float":
+      if (!Number.isFinite(resolved.value)) {
+        // sigs.k8s.io/yaml fails here: "json: unsupported value: +Inf".
+        throw new DecodeFailure(
+          `${text} is not representable in JSON (kubectl fails with "json: unsupported value: ${goFloatName(resolved.value)}")`,
+          offset,
+        );
+      }
+      return floatValue(resolved.value);
+    default:
+      return resolved.value;
+  }
+}
+
+const blockScalarValue = (resolved: ResolvedScalar, text: string): unknown => scalarValue(resolved, text, undefined);
 
 /** go-yaml v2 isMerge: a plain `<<` or one tagged !!merge. */
 function isMergeKey(node: ParsedNode | null): node is Scalar.Parsed {
