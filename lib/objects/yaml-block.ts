@@ -25,6 +25,7 @@ const MAX_KEY_LENGTH = 1000;
  * extra line breaks (NEL, LS, PS), byte order marks, non-characters and surrogates (lone ones are invalid; pairs are
  * merely rare).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the reader refuses
 const UNUSUAL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
 
 const SPACE = 0x20;
