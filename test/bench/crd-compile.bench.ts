@@ -4,9 +4,11 @@
  * the same run. Rules per CRD are counted from the YAML (see crd-inventory.ts).
  */
 import type { PolicySet } from "#lib";
-import { loadBundle } from "#lib";
+import { loadBundle, parseDocuments } from "#lib";
+import { DEFAULT_PARSE_OPTIONS } from "../../lib/objects/limits.js";
+import { decodeYamlStreamFully } from "../../lib/objects/yaml-decode.js";
 import { GO_COMPILE, GOAL_FRACTION, HTTPROUTE_CRD } from "./anchors.js";
-import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
 import type { CrdFile } from "./crd-inventory.js";
 import { countCrds, listInventoryCrdFiles } from "./crd-inventory.js";
 import { measureRepeated, measureSide } from "./measure.js";
@@ -71,7 +73,57 @@ async function compileRow(
   };
 }
 
+/** How much faster than the `yaml` package path the decoder must read the corpus CRDs. */
+const PARSE_GOAL = 10;
+
+/**
+ * Decoding the corpus CRD files (parseDocuments: the block reader, the `yaml` package for what it leaves), against
+ * the same decoder without the block reader (every document through the `yaml` package: what loading paid before)
+ * and JSON.parse of the same documents as JSON, alternating, run by run. Goal: ≥ 10× faster than the `yaml` path.
+ */
+async function parseRow(files: CrdFile[]): Promise<BenchRow> {
+  const counts = countCrds(files);
+  const texts = files.map((f) => f.content);
+  const times = { tollgate: [] as number[], yaml: [] as number[], json: [] as number[] };
+  const time = (xs: number[], fn: () => void) => {
+    const t0 = performance.now();
+    fn();
+    xs.push(performance.now() - t0);
+  };
+  for (let i = 0; i < 4; i++) {
+    time(times.tollgate, () => {
+      for (const t of texts) parseDocuments(t);
+    });
+    time(times.yaml, () => {
+      for (const t of texts) decodeYamlStreamFully(t, DEFAULT_PARSE_OPTIONS);
+    });
+    time(times.json, () => {
+      for (const t of counts.jsonTexts) JSON.parse(t);
+    });
+  }
+  // The first pass of each warms the JIT.
+  const med = (xs: number[]) => xs.slice(1).sort((a, b) => a - b)[1]!;
+  const tollgate = med(times.tollgate);
+  const yaml = med(times.yaml);
+  const json = med(times.json);
+  return {
+    name: "crd-parse/all",
+    unit: "ms",
+    value: tollgate,
+    min: Math.min(...times.tollgate.slice(1)),
+    max: Math.max(...times.tollgate.slice(1)),
+    baseline: { label: "JSON.parse of the same CRDs", value: json },
+    goals: [goal("yaml package path ÷ tollgate decode", yaml / tollgate, ">=", PARSE_GOAL, "×")],
+    notes: [
+      `${counts.files} files, ${(counts.bytes / 1e6).toFixed(2)} MB YAML: decoded in ${tollgate.toFixed(0)} ms; ` +
+        `the same decoder without its block reader (the yaml package path) ${yaml.toFixed(0)} ms; JSON.parse ${json.toFixed(1)} ms (median of 3 after a warm-up)`,
+    ],
+    data: { tollgateMs: tollgate, yamlPackageMs: yaml, jsonParseMs: json, bytes: counts.bytes },
+  };
+}
+
 export const crdCompileCases: BenchCase[] = [
+  { name: "crd-parse/all", run: (ctx: BenchContext) => parseRow(listInventoryCrdFiles(ctx.corpusRoot)) },
   {
     name: "crd-compile/all",
     run: (ctx: BenchContext) =>
