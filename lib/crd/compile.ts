@@ -4,7 +4,7 @@
  */
 
 import { formatValue } from "../field/message.js";
-import { stableJson } from "../objects/stable-json.js";
+import { sameJson } from "../objects/stable-json.js";
 import { hasAnyDefault } from "../schema/default.js";
 import { hasListSetsOrMaps } from "../schema/list-type.js";
 import { hasEmbeddedResources } from "../schema/objectmeta.js";
@@ -215,7 +215,7 @@ export function compileCrd(
   // When every version has the same schema the API server keeps one at spec.validation (internal form), which is
   // how it names paths in its messages.
   const schemas = rawVersions.map((v) => (isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined));
-  const allSame = schemas.length >= 1 && schemas.every((s) => stableJson(s) === stableJson(schemas[0]));
+  const allSame = schemas.length >= 1 && schemas.every((s) => sameJson(s, schemas[0]));
   const versions = new Map<string, CompiledCrdVersion>();
   const versionInfo = rawVersions.map((v) => ({
     name: str(v.name) ?? "",

@@ -8,3 +8,45 @@ export function stableJson(v: unknown): string {
     .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
     .join(",")}}`;
 }
+
+/**
+ * Whether two decoded values have the same {@link stableJson} text, found without building it (a CRD's schemas are
+ * hundreds of kilobytes): same keys in any order, same items in order, equal scalars (a bigint equals the number of
+ * the same digits). Iterative, so the depth of the input does not reach the stack.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== "object" || typeof y !== "object") {
+      if (!sameScalar(x, y)) return false;
+      continue;
+    }
+    const isArray = Array.isArray(x);
+    if (isArray !== Array.isArray(y)) return false;
+    if (isArray) {
+      const ys = y as unknown[];
+      if (x.length !== ys.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], ys[i]]);
+      continue;
+    }
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    const keys = Object.keys(xo);
+    if (keys.length !== Object.keys(yo).length) return false;
+    for (const k of keys) {
+      if (!Object.hasOwn(yo, k)) return false;
+      stack.push([xo[k], yo[k]]);
+    }
+  }
+  return true;
+}
+
+function sameScalar(x: unknown, y: unknown): boolean {
+  if ((typeof x === "bigint" || typeof y === "bigint") && (typeof x === "number" || typeof x === "bigint")) {
+    return (typeof y === "number" || typeof y === "bigint") && String(x) === String(y);
+  }
+  // Objects against scalars, or scalars of different values: JSON texts differ (decoded values hold no NaN).
+  return typeof x !== "object" && typeof y !== "object" && JSON.stringify(x) === JSON.stringify(y);
+}
