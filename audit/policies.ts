@@ -10,6 +10,7 @@
  * failure, as in a bundle.
  */
 import {
+  artifactOfLoaded,
   type BundleFile,
   type BundleOptions,
   loadBundle,
@@ -32,10 +33,11 @@ export interface LoadedPolicies {
 }
 
 /**
- * What a policy set was compiled from: a bundle location, or the files (bundle and input policies) given to it, and
- * the options it was compiled with (audit/cluster-state.ts: the input's Namespaces, the what-if Pod Security level).
+ * What a policy set was compiled from: a bundle location, the files (bundle and input policies) given to it, or
+ * the bundle artifact of a set already compiled ({@link artifactSource}); and the options it was compiled with
+ * (audit/cluster-state.ts: the input's Namespaces, the what-if Pod Security level).
  */
-export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: BundleFile[] }) & {
+export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: BundleFile[] } | { artifact: string }) & {
   options?: PolicySourceOptions;
 };
 
@@ -43,15 +45,33 @@ export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: Bundle
 export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity">;
 
 /**
- * The policy set of a {@link PolicySource}: the same digest as the set it describes. Compiled eagerly, as the main
- * thread's: a lazy compile (lib's `compile: "lazy"`) starts faster but validates a kind whose CEL rules do not compile
- * differently (measured by test/unit/audit/workers.test.ts on test/fixtures/audit/bundle/broken-crd.yaml).
+ * The policy set of a {@link PolicySource}: the same digest as the set it describes. A bundle or files are compiled
+ * eagerly, as the main thread's: a lazy compile (lib's `compile: "lazy"`) of them would start faster but validate a
+ * kind whose CEL rules do not compile differently (measured by test/unit/audit/workers.test.ts on
+ * test/fixtures/audit/bundle/broken-crd.yaml). An artifact carries the failures its build found, so it loads
+ * lazily with the same verdicts: each kind's rules compile when its first object comes.
  */
 export function loadPolicySource(source: PolicySource): Promise<PolicySet> {
   const options: BundleOptions = { ...source.options };
+  if ("artifact" in source) return loadBundle([{ path: "policies.bundle.json", content: source.artifact }], options);
   if ("files" in source) return loadBundle(source.files, options);
   if (source.s3 !== undefined) options.s3 = source.s3;
   return loadBundle(source.bundle, options);
+}
+
+/**
+ * A source's policy set (already loaded from it as `policySet`) as a bundle artifact, for worker threads: they
+ * start from pre-decoded JSON and the build's failures instead of decoding and compiling every rule again. A source
+ * the set was not loaded from (another digest) is handed on as it is: the workers compile it and refuse to start.
+ */
+export async function artifactSource(source: PolicySource, policySet: PolicySet): Promise<PolicySource> {
+  if ("artifact" in source) return source;
+  const files = "files" in source ? source.files : await readBundleFiles(source.bundle, source.s3);
+  const built = artifactOfLoaded(files, policySet);
+  if (built === undefined) return source;
+  const artifact: PolicySource = { artifact: built.text };
+  if (source.options !== undefined) artifact.options = source.options;
+  return artifact;
 }
 
 /**

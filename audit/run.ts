@@ -29,7 +29,7 @@ import {
 import type { PreviousReport } from "./compare.js";
 import { objectRefOf, policyFailureFinding } from "./findings.js";
 import { type AuditResult, type FailOn, identityKey } from "./model.js";
-import type { PolicySource } from "./policies.js";
+import { artifactSource, type PolicySource } from "./policies.js";
 import { RunRecorder } from "./recorder.js";
 import type { KubeObject, Source, SourceDoc } from "./sources/types.js";
 import type { SpoolOptions } from "./spool.js";
@@ -107,7 +107,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
     const concurrency = Math.max(1, config.concurrency);
     if (workers > 1) {
       const init: WorkerInit = {
-        policies: config.policySource ?? { bundle: config.bundle },
+        policies: await artifactSource(config.policySource ?? { bundle: config.bundle }, policySet),
         digest: policySet.digest,
         ownerLabels: [...config.ownerLabels],
         startedAt,

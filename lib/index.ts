@@ -5,7 +5,7 @@
 
 export type { BundleArtifact } from "./bundle/artifact.js";
 export { isArtifactText } from "./bundle/artifact.js";
-export { type BuiltArtifact, buildBundleArtifact } from "./bundle/build.js";
+export { artifactOfLoaded, type BuiltArtifact, buildBundleArtifact } from "./bundle/build.js";
 export { loadBundle } from "./bundle/load.js";
 export { readBundleFiles } from "./bundle/source.js";
 export { ConfigError, InputError, InternalError, StorageError, TollgateError } from "./errors.js";

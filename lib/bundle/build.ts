@@ -2,6 +2,7 @@
  * buildBundleArtifact(source): a bundle (folder, file, s3://) → one pre-decoded JSON artifact (artifact.ts), with
  * every rule compiled once at build time so that the artifact carries the policy failures the bundle has.
  */
+import { InternalError } from "../errors.js";
 import type { BundleFile, BundleOptions, PolicySet } from "../policy/types.js";
 import {
   ARTIFACT_API_VERSION,
@@ -34,13 +35,30 @@ export async function buildBundleArtifact(
   options: BundleOptions = {},
 ): Promise<BuiltArtifact> {
   const files = await readBundleFiles(source, options.s3);
+  const { s3: _s3, ...compileOptions } = options;
+  const policySet = await loadBundle(files, compileOptions);
+  const built = artifactOfLoaded(files, policySet, options);
+  if (built === undefined) throw new InternalError(`the bundle's digest changed while it was compiled (${source})`);
+  return { ...built, policySet };
+}
+
+/**
+ * The artifact of bundle files that `policySet` was loaded from (loadBundle(files, options)), without compiling them
+ * again: the files decoded once more (the block reader makes that cheap), the set's kinds, failures and config as
+ * the build. For handing a loaded bundle to another thread or process, which then starts without compiling every
+ * rule. Undefined when the set does not come from these files (another digest).
+ */
+export function artifactOfLoaded(
+  files: readonly BundleFile[],
+  policySet: PolicySet,
+  options: BundleOptions = {},
+): { artifact: BundleArtifact; text: string } | undefined {
   const limits = {
     maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
     maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
   };
   const decoded = decodeBundle(files, limits);
-  const { s3: _s3, ...compileOptions } = options;
-  const policySet = await loadBundle(files, compileOptions);
+  if (decoded.digest !== policySet.digest) return undefined;
   const artifact: BundleArtifact = {
     apiVersion: ARTIFACT_API_VERSION,
     kind: ARTIFACT_KIND,
@@ -49,5 +67,5 @@ export async function buildBundleArtifact(
     build: { kinds: policySet.kinds, failures: policySet.failures, config: policySet.config },
     files: artifactFiles(decoded.entries),
   };
-  return { artifact, text: serializeArtifact(artifact), policySet };
+  return { artifact, text: serializeArtifact(artifact) };
 }

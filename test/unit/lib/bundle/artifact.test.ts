@@ -9,11 +9,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { artifactFiles, decodeEntries, isArtifactText, readArtifact } from "../../../../lib/bundle/artifact.js";
 import {
+  artifactOfLoaded,
   type BundleFile,
   buildBundleArtifact,
   loadBundle,
   type PolicySet,
   parseDocuments,
+  readBundleFiles,
   type ValidateRequest,
 } from "../../../../lib/index.js";
 
@@ -129,6 +131,22 @@ describe("bundle artifact", () => {
     const built = await buildBundleArtifact(join(FIXTURES, "bundles", "gadgets"));
     const again = await buildBundleArtifact(asFile(built.text));
     expect(again.text).toBe(built.text);
+  });
+
+  it("the artifact of a set already loaded is the build's artifact; of another set, none", async () => {
+    // Prepare
+    const folder = join(FIXTURES, "bundles", "broken-crd");
+    const files = await readBundleFiles(folder);
+    const loaded = await loadBundle(files);
+    const other = await loadBundle(join(FIXTURES, "bundles", "gadgets"));
+
+    // Act
+    const fromLoaded = artifactOfLoaded(files, loaded);
+    const built = await buildBundleArtifact(folder);
+
+    // Assess
+    expect(fromLoaded?.text).toBe(built.text);
+    expect(artifactOfLoaded(files, other)).toBeUndefined();
   });
 
   it("keeps undecodable documents and non-policy files as the folder reports them", async () => {
