@@ -573,10 +573,15 @@ class BlockReader {
     }
     if (!this.isLineRestBlank(i, true)) throw GIVE_UP;
     let ls = this.nextLine(i);
-    if (ls >= s.length) throw GIVE_UP;
-    // The content's indentation: the indicator's, else the first line's. Leading blank lines are rare.
-    const first = this.indentOf(ls);
-    if (s.charCodeAt(ls + first) === NEWLINE || ls + first >= s.length) throw GIVE_UP;
+    // The content's indentation: the indicator's, else the first non-blank line's. Leading blank lines are line
+    // breaks of the content (istio's `|2-` descriptions); of a folded scalar the full decoder reads them.
+    let firstLine = ls;
+    while (firstLine < s.length && s.charCodeAt(firstLine + this.indentOf(firstLine)) === NEWLINE) {
+      firstLine = this.nextLine(firstLine);
+    }
+    if (firstLine >= s.length || (folded && firstLine !== ls)) throw GIVE_UP;
+    const first = this.indentOf(firstLine);
+    if (firstLine + first >= s.length) throw GIVE_UP;
     const contentIndent = explicit > 0 ? parent + explicit : first;
     if (contentIndent <= parent || first < contentIndent) throw GIVE_UP;
     const lines: string[] = [];

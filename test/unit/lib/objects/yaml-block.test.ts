@@ -140,6 +140,13 @@ clip: >
 strip: |2-
     two more
   base
+lead: |2-
+
+
+    after two blank lines
+leadauto: |
+ 
+  after a blank line
 seq:
 - - nested
   - seq
@@ -155,6 +162,8 @@ seq:
         keep: "k\n\n",
         clip: "folded text\npara\n",
         strip: "  two more\nbase",
+        lead: "\n\n  after two blank lines",
+        leadauto: "\nafter a blank line\n",
         seq: [["nested", "seq"], { key: "v", other: "w" }, { late: 1 }],
       },
     },
@@ -185,6 +194,9 @@ describe("the block reader leaves everything else to the full decoder", () => {
     { name: "a directive", text: "%YAML 1.1\n---\na: 1\n" },
     { name: "an unclosed quote", text: 'a: "b\n' },
     { name: "a block scalar with no content", text: "a: |\nb: 1\n" },
+    { name: "a folded block scalar after blank lines", text: "a: >\n\n  b\n  c\nd: 1\n" },
+    { name: "a block scalar's leading blank line deeper than its content", text: "a: |\n    \n  b\n" },
+    { name: "a block scalar of blank lines only", text: "a: |\n\n\n" },
     { name: "an unknown escape", text: 'a: "\\q"\n' },
     { name: "an escaped surrogate", text: 'a: "\\ud800"\n' },
     { name: "text after a quoted scalar", text: 'a: "b" c\n' },
