@@ -9,7 +9,12 @@ import type { ReadMeter } from "./types.js";
 
 /** lib's default bound on one document (`ParseOptions.maxBytes`), which YAML documents and List items keep. */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
-const READ_BUFFER = 1024 * 1024;
+/**
+ * Read chunks small enough to be young objects: a 1 MB string goes to V8's large-object space, which only a full
+ * collection frees, so with a fast decoder the dead chunks piled up (a 60 MB file streamed at a heap of 80–128 MB,
+ * not 50 MB; test/unit/audit/sources/stream.test.ts).
+ */
+const READ_BUFFER = 64 * 1024;
 
 /** Tests set a small read buffer so that markers, strings and values fall across chunk boundaries. */
 export interface StreamTuning extends ReadMeter {
