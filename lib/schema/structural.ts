@@ -122,6 +122,28 @@ export interface SchemaCompileOptions {
   lazyPatterns?: boolean;
 }
 
+/** The numeric value keywords, in the order the value validation holds them. */
+const NUMBER_KEYWORDS = [
+  "maximum",
+  "minimum",
+  "multipleOf",
+  "maxLength",
+  "minLength",
+  "maxItems",
+  "minItems",
+  "maxProperties",
+  "minProperties",
+] as const;
+
+/** The schema path of a keyword or child of the node at `path` (module-level: convert runs once per schema node). */
+function childPath(path: string, k: string): string {
+  return path === "" ? k : `${path}.${k}`;
+}
+
+function isString(x: unknown): x is string {
+  return typeof x === "string";
+}
+
 function convert(
   raw: unknown,
   path: string,
@@ -148,20 +170,19 @@ function convert(
     issues.push({ path, message: "must be an object (a schema)", severity: "error" });
     return node;
   }
-  const at = (k: string) => (path === "" ? k : `${path}.${k}`);
   const t = raw.type;
   if (t !== undefined) {
     if (typeof t === "string" && SCHEMA_TYPES.has(t)) node.type = t as SchemaType;
     else if (t === "null") {
       issues.push({
-        path: at("type"),
+        path: childPath(path, "type"),
         message:
           'Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"',
         severity: "error",
       });
     } else {
       issues.push({
-        path: at("type"),
+        path: childPath(path, "type"),
         message: `Unsupported value: ${formatValue(t)}: supported values: "array", "boolean", "integer", "number", "object", "string"`,
         severity: "error",
       });
@@ -179,12 +200,12 @@ function convert(
   if (lt === "atomic" || lt === "set" || lt === "map") node.listType = lt;
   else if (lt !== undefined)
     issues.push({
-      path: at("x-kubernetes-list-type"),
+      path: childPath(path, "x-kubernetes-list-type"),
       message: `Unsupported value: ${formatValue(lt)}: supported values: "atomic", "map", "set"`,
       severity: "error",
     });
   const lmk = raw["x-kubernetes-list-map-keys"];
-  if (Array.isArray(lmk)) node.listMapKeys = lmk.filter((k): k is string => typeof k === "string");
+  if (Array.isArray(lmk)) node.listMapKeys = lmk.filter(isString);
   const mt = raw["x-kubernetes-map-type"];
   if (mt === "atomic" || mt === "granular") node.mapType = mt;
   const xv = raw["x-kubernetes-validations"];
@@ -205,59 +226,44 @@ function convert(
   if (isRecord(props)) {
     node.properties = new Map();
     for (const [name, sub] of Object.entries(props)) {
-      node.properties.set(name, convert(sub, at(`properties[${name}]`), issues, inJunctor, options));
+      node.properties.set(name, convert(sub, childPath(path, `properties[${name}]`), issues, inJunctor, options));
     }
   }
   const ap = raw.additionalProperties;
-  if (isRecord(ap)) node.additionalProperties = convert(ap, at("additionalProperties"), issues, inJunctor, options);
-  else if (ap === false) node.additionalPropertiesFalse = true;
+  if (isRecord(ap)) {
+    node.additionalProperties = convert(ap, childPath(path, "additionalProperties"), issues, inJunctor, options);
+  } else if (ap === false) node.additionalPropertiesFalse = true;
   const items = raw.items;
-  if (isRecord(items)) node.items = convert(items, at("items"), issues, inJunctor, options);
+  if (isRecord(items)) node.items = convert(items, childPath(path, "items"), issues, inJunctor, options);
   else if (Array.isArray(items))
     issues.push({
-      path: at("items"),
+      path: childPath(path, "items"),
       message: "Forbidden: items must be a schema object and not an array",
       severity: "error",
     });
 
-  node.vv = convertValueValidation(raw, node, at, issues, options);
+  node.vv = convertValueValidation(raw, node, path, issues, options);
   return node;
 }
 
 function convertValueValidation(
   raw: Record<string, unknown>,
   node: SchemaNode,
-  at: (k: string) => string,
+  path: string,
   issues: CompileIssue[],
   options: SchemaCompileOptions,
 ): ValueValidation | null {
   const vv: ValueValidation = { exclusiveMaximum: false, exclusiveMinimum: false, uniqueItems: false };
   let any = false;
-  const setNum = (key: "maximum" | "minimum" | "multipleOf") => {
+  for (const key of NUMBER_KEYWORDS) {
     const v = num(raw[key]);
     if (v !== undefined) {
       vv[key] = v;
       any = true;
     }
-  };
-  const setInt = (key: "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties") => {
-    const v = num(raw[key]);
-    if (v !== undefined) {
-      vv[key] = v;
-      any = true;
-    }
-  };
-  setNum("maximum");
-  setNum("minimum");
-  setNum("multipleOf");
+  }
   if (raw.exclusiveMaximum === true) vv.exclusiveMaximum = true;
   if (raw.exclusiveMinimum === true) vv.exclusiveMinimum = true;
-  setInt("maxLength");
-  setInt("minLength");
-  setInt("maxItems");
-  setInt("minItems");
-  setInt("maxProperties");
-  setInt("minProperties");
   if (raw.uniqueItems === true) {
     vv.uniqueItems = true;
     any = true;
@@ -285,7 +291,7 @@ function convertValueValidation(
     any = true;
     if ("error" in compiled) {
       issues.push({
-        path: at("pattern"),
+        path: childPath(path, "pattern"),
         message: `Invalid value: ${formatValue(raw.pattern)}: must be a valid regular expression, but isn't: ${compiled.error}`,
         severity: "error",
         stage: "pattern",
@@ -301,18 +307,21 @@ function convertValueValidation(
     any = true;
   }
   if (Array.isArray(raw.required)) {
-    vv.required = raw.required.filter((x): x is string => typeof x === "string");
+    vv.required = raw.required.filter(isString);
     if (vv.required.length > 0) any = true;
   }
   for (const j of ["allOf", "anyOf", "oneOf"] as const) {
     const list = raw[j];
     if (Array.isArray(list)) {
-      vv[j] = list.map((s, i) => convert(s, at(`${j}[${i}]`), issues, true, options));
+      const branches: SchemaNode[] = [];
+      for (let i = 0; i < list.length; i++)
+        branches.push(convert(list[i], childPath(path, `${j}[${i}]`), issues, true, options));
+      vv[j] = branches;
       any = true;
     }
   }
   if (raw.not !== undefined) {
-    vv.not = convert(raw.not, at("not"), issues, true, options);
+    vv.not = convert(raw.not, childPath(path, "not"), issues, true, options);
     any = true;
   }
   return any ? vv : null;
