@@ -297,7 +297,7 @@ async function auditRow(ctx: BenchContext, format: "json" | "yaml"): Promise<Ben
 }
 
 /** The bundle of the mix, written out as a folder, for the CLI. */
-function writeBundle(dir: string, files: readonly BundleFile[]): void {
+export function writeBundle(dir: string, files: readonly BundleFile[]): void {
   for (const f of files) {
     const path = join(dir, f.path);
     mkdirSync(dirname(path), { recursive: true });

@@ -10,23 +10,15 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { builtEntry } from "../../audit/cli/built-entry.js";
 import { parseDocuments } from "../../lib/index.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
 import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
-import { bareNodeMs, coldStart, median, timedNode } from "./processes.js";
+import { bareNodeMs, coldStart, ensureBuilt, median, timedNode } from "./processes.js";
 
 const RUNS = 9;
 const GOAL = 2;
 const BUNDLE = "examples/policies";
 const OBJECT = "examples/objects/widget-valid.yaml";
-
-function ensureBuilt(): void {
-  const root = new URL(`file://${REPO_ROOT.endsWith("/") ? REPO_ROOT : `${REPO_ROOT}/`}`);
-  if (builtEntry(root) !== undefined) return;
-  timedNode(["infra/build.mjs"]);
-  if (builtEntry(root) === undefined) throw new Error("npm run build did not leave a current dist/cli");
-}
 
 interface Rounds {
   bare: number[];

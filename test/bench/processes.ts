@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { builtEntry } from "../../audit/cli/built-entry.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
 
 export function median(xs: readonly number[]): number {
@@ -38,6 +39,17 @@ export function timedNode(
     throw new Error(`node ${args.join(" ")} exited ${r.status} (want ${want}): ${r.stderr.slice(-2000)}`);
   }
   return { ms, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Makes the build (dist/cli) when it is missing or older than a source: audit/cli/bin.js would otherwise run the
+ * sources through tsx, which the process benchmarks must not measure.
+ */
+export function ensureBuilt(): void {
+  const root = new URL(`file://${REPO_ROOT.endsWith("/") ? REPO_ROOT : `${REPO_ROOT}/`}`);
+  if (builtEntry(root) !== undefined) return;
+  timedNode(["infra/build.mjs"]);
+  if (builtEntry(root) === undefined) throw new Error("npm run build did not leave a current dist/cli");
 }
 
 /** Bare Node's start, spawn to exit (`node -e 0`), ms. */
