@@ -16,6 +16,7 @@
  */
 export type { CostEstimate } from "./cost/range.js";
 export { schemaSizes } from "./cost/schema-sizes.js";
+export { splitTopLevel } from "./cost/type-names.js";
 export { chargeRuntimeCost, type EngineRegistrar, Optional } from "./engine.js";
 export {
   type CelDeclarations,
@@ -24,7 +25,7 @@ export {
   type CelObjectType,
   createCelEnvironment,
 } from "./environment.js";
-export { type CompileIssue, celGoTypeName, formatIssues, splitTopLevel } from "./issues.js";
+export { type CompileIssue, celGoTypeName, formatIssues } from "./issues.js";
 export { KUBERNETES_LIBRARIES } from "./libraries/kubernetes.js";
 export { type CelLibrary, celError, libraryCall } from "./libraries/library.js";
 export {

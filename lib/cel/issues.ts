@@ -11,6 +11,7 @@
  * show to their users (kube-apiserver returns the issues in its denial message). Issues it does not know keep the
  * engine's text at the engine's position.
  */
+import { splitTopLevel } from "./cost/type-names.js";
 import type { SourceRange, SyntaxNode } from "./engine.js";
 
 /** One issue: cel-go's text and the offset in the expression it points at, when known. */
@@ -32,24 +33,6 @@ export function celGoTypeName(t: string): string {
   if (generic === null) return t;
   const params = splitTopLevel(generic[2]!).map(celGoTypeName).join(", ");
   return generic[1] === "optional" ? `optional_type(${params})` : `${generic[1]}(${params})`;
-}
-
-/** Splits "a, b<c, d>" at its top-level commas. */
-export function splitTopLevel(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === "<") depth++;
-    else if (c === ">") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(s.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  out.push(s.slice(start).trim());
-  return out;
 }
 
 /** The issue of a parse error. */

@@ -15,9 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BundleFile, loadBundle, type PolicySet, parseDocuments } from "#lib";
-import { DEFAULT_OWNER_LABELS } from "../../audit/config.js";
-import { runAudit } from "../../audit/run.js";
-import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
+import { auditOnce } from "./audit.bench.js";
 import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
 import { measureSide } from "./measure.js";
 
@@ -287,22 +285,10 @@ function sample(i: number): Record<string, unknown> {
 }
 
 async function auditMs(file: string, policySet: PolicySet): Promise<{ ms: number; summary: string }> {
-  const source = await openSource(file, DEFAULT_SOURCE_OPTIONS);
-  const t0 = performance.now();
-  const run = await runAudit(
-    {
-      sources: [source],
-      bundle: "bench",
-      concurrency: 8,
-      failOn: "violation",
-      ownerLabels: DEFAULT_OWNER_LABELS,
-      toolVersion: "bench",
-    },
-    policySet,
-  );
+  const { ms, run } = await auditOnce(file, policySet);
   const s = run.summary;
   return {
-    ms: performance.now() - t0,
+    ms,
     summary: `${s.valid} valid, ${s.invalid} invalid, ${s.skippedUncovered} skipped; ${s.findings.violation} violations, ${s.findings.warning} warnings`,
   };
 }

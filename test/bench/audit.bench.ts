@@ -201,7 +201,8 @@ export async function prepare(ctx: BenchContext): Promise<{ mix: Mix; files: Non
   return { mix, files: exportCache };
 }
 
-async function auditOnce(
+/** One audit of `file` with concurrency 8, timed (shared by the family benches). */
+export async function auditOnce(
   file: string,
   policySet: PolicySet,
 ): Promise<{ ms: number; run: Awaited<ReturnType<typeof runAudit>> }> {

@@ -32,7 +32,8 @@ export interface CelTypeInfo {
 export const UNKNOWN_TYPE: CelTypeInfo = { kind: "unknown", name: "", params: [] };
 const typeCache = new Map<string, CelTypeInfo>();
 
-function splitTopLevel(s: string): string[] {
+/** Splits "a, b<c, d>" at its top-level commas. */
+export function splitTopLevel(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = 0;

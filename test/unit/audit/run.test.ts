@@ -244,27 +244,35 @@ describe("runAudit with --previous: list-type uniqueness", () => {
   });
 });
 
+/** A policy denying CREATEs of ConfigMaps unless `expression` holds, with the message "<name> says no". */
+function configMapPolicy(name: string, expression: string) {
+  const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] };
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    metadata: { name },
+    spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression, message: `${name} says no` }] },
+  };
+}
+
+/** The binding `<name>-b` of policy `name` with these validation actions. */
+function bindingOf(name: string, actions: string[]) {
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+    metadata: { name: `${name}-b` },
+    spec: { policyName: name, validationActions: actions },
+  };
+}
+
 describe("runAudit with ValidatingAdmissionPolicies", () => {
   it("makes each object's admission request as the configured user, and reports denials and warnings", async () => {
     const { loadBundle } = await import("../../../lib/index.js");
-    const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] };
-    const policy = (name: string, expression: string) => ({
-      apiVersion: "admissionregistration.k8s.io/v1",
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression, message: `${name} says no` }] },
-    });
-    const binding = (name: string, actions: string[]) => ({
-      apiVersion: "admissionregistration.k8s.io/v1",
-      kind: "ValidatingAdmissionPolicyBinding",
-      metadata: { name: `${name}-b` },
-      spec: { policyName: name, validationActions: actions },
-    });
     const docs = [
-      policy("only-ci", "request.userInfo.username == 'ci-bot' && 'ci' in request.userInfo.groups"),
-      binding("only-ci", ["Deny"]),
-      policy("has-team", "has(object.metadata.labels) && 'team' in object.metadata.labels"),
-      binding("has-team", ["Warn", "Audit"]),
+      configMapPolicy("only-ci", "request.userInfo.username == 'ci-bot' && 'ci' in request.userInfo.groups"),
+      bindingOf("only-ci", ["Deny"]),
+      configMapPolicy("has-team", "has(object.metadata.labels) && 'team' in object.metadata.labels"),
+      bindingOf("has-team", ["Warn", "Audit"]),
       { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } },
     ];
     const policySet = await loadBundle(docs.map((d, i) => ({ path: `${i}.json`, content: JSON.stringify(d) })));
@@ -304,21 +312,8 @@ describe("runAudit with ValidatingAdmissionPolicies", () => {
 
   it("--policies-from-input: takes the input's policies and bindings the bundle lacks; the bundle's win", async () => {
     // Prepare: the bundle's policy 'same-name' allows everything; the input's copy of it would deny everything.
-    const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] };
-    const policy = (name: string, expression: string) => ({
-      apiVersion: "admissionregistration.k8s.io/v1",
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression, message: `${name} says no` }] },
-    });
-    const binding = (name: string) => ({
-      apiVersion: "admissionregistration.k8s.io/v1",
-      kind: "ValidatingAdmissionPolicyBinding",
-      metadata: { name: `${name}-b` },
-      spec: { policyName: name, validationActions: ["Deny"] },
-    });
     const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
-    const files = [policy("same-name", "true"), binding("same-name"), namespace].map((d, i) => ({
+    const files = [configMapPolicy("same-name", "true"), bindingOf("same-name", ["Deny"]), namespace].map((d, i) => ({
       path: `${i}.json`,
       content: JSON.stringify(d),
     }));
@@ -327,9 +322,9 @@ describe("runAudit with ValidatingAdmissionPolicies", () => {
     for (const f of files) await writeFile(join(bundleDir, f.path), f.content);
     const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cfg", namespace: "shop" } };
     const inputDocs = [
-      policy("same-name", "false"),
-      policy("input-only", "object.metadata.name != 'cfg'"),
-      binding("input-only"),
+      configMapPolicy("same-name", "false"),
+      configMapPolicy("input-only", "object.metadata.name != 'cfg'"),
+      bindingOf("input-only", ["Deny"]),
       configMap,
     ];
     const source = memorySource("mem", [
