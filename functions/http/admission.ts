@@ -40,9 +40,8 @@ export type ValidateBody =
 /** The parts of an AdmissionReview's `request` tollgate uses. */
 export interface AdmissionRequest {
   uid: string;
-  /** CONNECT requests are answered `allowed` without validation (no policy family applies to them). */
-  operation: Operation | "CONNECT";
-  /** Absent only for DELETE and CONNECT. For DELETE, the stored object (`oldObject`). */
+  operation: Operation;
+  /** Absent only for DELETE and CONNECT. For DELETE, the stored object (`oldObject`); for CONNECT, its options. */
   object?: JsonObject;
   oldObject?: JsonObject;
   subResource?: string;
@@ -254,13 +253,16 @@ function withTypeMeta(value: unknown, requestKind: JsonObject | undefined, where
 }
 
 /**
- * The PolicySet request of an AdmissionReview, or undefined when there is nothing to validate (CONNECT, or a
- * DELETE without the stored object). A DELETE validates the stored object, as the CLI does.
+ * The PolicySet request of an AdmissionReview, or undefined when there is nothing to validate (a CONNECT or a
+ * DELETE without an object). A DELETE validates the stored object, as the CLI does; a CONNECT (`pods/exec`...) is
+ * judged by the admission families on its options object (`PodExecOptions`), which kube-apiserver sends as `object`.
  */
 export function validateRequestOf(req: AdmissionRequest): ValidateRequest | undefined {
-  if (req.operation === "CONNECT") return undefined;
   let out: ValidateRequest;
-  if (req.operation === "DELETE") {
+  if (req.operation === "CONNECT") {
+    if (req.object === undefined) return undefined;
+    out = { operation: "CONNECT", object: req.object };
+  } else if (req.operation === "DELETE") {
     const stored = req.oldObject ?? req.object;
     if (stored === undefined) return undefined;
     out = { operation: "DELETE", object: stored, oldObject: stored };

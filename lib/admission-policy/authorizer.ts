@@ -13,6 +13,16 @@ import type { ClusterState } from "../policy/cluster-state.js";
 import type { UserInfo } from "../policy/types.js";
 
 const RBAC_GROUP = "rbac.authorization.k8s.io";
+const RBAC_KINDS: ReadonlySet<string> = new Set(["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+
+/** Whether an object is one the RBAC authorizer reads (a Role, ClusterRole or one of their bindings). */
+export function isRbacObject(obj: Record<string, unknown>): boolean {
+  return (
+    typeof obj.apiVersion === "string" &&
+    obj.apiVersion.startsWith(`${RBAC_GROUP}/`) &&
+    RBAC_KINDS.has(String(obj.kind))
+  );
+}
 
 interface Subject {
   kind: string;

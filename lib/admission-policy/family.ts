@@ -19,7 +19,7 @@ import type {
 import type { ResourceCatalogue } from "../policy/resources.js";
 import type { GroupVersionKind, PolicyFailure } from "../policy/types.js";
 import { attributesOf } from "./attributes.js";
-import { createRbacAuthorizer } from "./authorizer.js";
+import { createRbacAuthorizer, isRbacObject } from "./authorizer.js";
 import { compilePolicyExpressions, type ExpressionProblem } from "./compile.js";
 import { type CompiledBinding, type CompiledPolicy, type DispatchContext, dispatch } from "./dispatch.js";
 import {
@@ -156,6 +156,8 @@ function createPolicy(
 
 export function createAdmissionPolicyCompiler(): FamilyCompiler {
   const claimed: BundleDocument[] = [];
+  /** What the compiled policies read from the cluster state (set by compile). */
+  let consulted: { rbac: boolean; paramKinds: ParamKind[] } = { rbac: false, paramKinds: [] };
   return {
     family: FAMILY,
     stage: "admission",
@@ -229,7 +231,18 @@ export function createAdmissionPolicyCompiler(): FamilyCompiler {
       }
       if (compiledPolicies.length === 0) return { policy: null, failures };
       const authorizer = ctx.authorizer ?? createRbacAuthorizer(ctx.cluster);
+      consulted = {
+        rbac: ctx.authorizer === undefined,
+        paramKinds: compiledPolicies.flatMap((p) => (p.paramKind === undefined ? [] : [p.paramKind])),
+      };
       return { policy: createPolicy(compiledPolicies, ctx, authorizer), failures };
+    },
+    /** Namespaces (namespaceSelector, namespaceObject), RBAC objects (the default authorizer) and params. */
+    consultsState(obj) {
+      if (obj.apiVersion === "v1" && obj.kind === "Namespace") return true;
+      if (consulted.rbac && isRbacObject(obj)) return true;
+      const gv = typeof obj.apiVersion === "string" ? parseApiVersion(obj.apiVersion) : undefined;
+      return gv !== undefined && consulted.paramKinds.some((k) => k.group === gv.group && k.kind === String(obj.kind));
     },
   };
 }

@@ -49,6 +49,15 @@ export function forbiddenMessage(attr: AdmissionAttributes, message: string): st
   return `${qualified} ${goQuote(forbiddenName(attr))} is forbidden: ${message}`;
 }
 
+/** apierrors.NewForbidden's details: the resource's group (when not core), the resource as kind, the name. */
+function forbiddenDetails(attr: AdmissionAttributes): { group?: string; kind?: string; name: string } {
+  const { group, resource } = attr.resource;
+  const out: { group?: string; kind?: string; name: string } = { name: forbiddenName(attr) };
+  if (group !== "") out.group = group;
+  if (resource !== "") out.kind = resource;
+  return out;
+}
+
 /** The text a denial's Status carries after the resource prefix (its details.causes[0].message). */
 export function denialText(d: DispatchedDecision): string {
   return d.binding === undefined
@@ -107,7 +116,9 @@ export function familyResult(attr: AdmissionAttributes, out: DispatchOutcome): F
   };
   if (out.namespaceNotFound !== undefined) {
     const message = namespaceNotFound(out.namespaceNotFound);
-    result.status = { code: 404, reason: "NotFound", message, family: FAMILY };
+    // The Namespace lister's apierrors.NewNotFound, returned as it is.
+    const details = { name: out.namespaceNotFound, kind: "namespaces" };
+    result.status = { code: 404, reason: "NotFound", message, details, family: FAMILY };
     result.errors.push({
       type: "FieldValueInvalid",
       field: "metadata.namespace",
@@ -122,10 +133,12 @@ export function familyResult(attr: AdmissionAttributes, out: DispatchOutcome): F
   const first = out.denied[0];
   if (first !== undefined) {
     const reason = first.decision.reason ?? "Invalid";
+    const text = denialText(first);
     const status: DenialStatus = {
       code: reasonToCode(reason),
       reason,
-      message: forbiddenMessage(attr, denialText(first)),
+      message: forbiddenMessage(attr, text),
+      details: { ...forbiddenDetails(attr), causes: [{ message: text }] },
       family: FAMILY,
     };
     result.status = status;

@@ -179,7 +179,8 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
   function runFamilies(freq: FamilyRequest, shouldStop: (() => boolean) | undefined): Verdict {
     const verdict = emptyVerdict();
     const ctx = { config };
-    for (const f of schemaFamilies) {
+    // A CONNECT's object is its options (PodExecOptions): nothing to store, only admission plugins judge it.
+    for (const f of freq.operation === "CONNECT" ? [] : schemaFamilies) {
       if (!f.covers(freq.group, freq.version, freq.kind)) continue;
       stopIfAsked(shouldStop);
       const r = f.validate(freq, ctx);

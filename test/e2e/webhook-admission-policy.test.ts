@@ -199,9 +199,46 @@ describe.each<{ payload: Payload }>([{ payload: "v1" }, { payload: "v2" }])("pay
         object: deployment(1, "registry.example.com/shop/web:1.0", "nowhere"),
       }),
     );
-    expect(r).toMatchObject({
+    expect(r).toEqual({
+      uid: "uid-web-create",
       allowed: false,
-      status: { message: 'namespaces "nowhere" not found', reason: "NotFound", code: 404 },
+      status: {
+        metadata: {},
+        status: "Failure",
+        message: 'namespaces "nowhere" not found',
+        reason: "NotFound",
+        details: { name: "nowhere", kind: "namespaces" },
+        code: 404,
+      },
+    });
+  });
+
+  it("judges a CONNECT (pods/exec) on its options object", async () => {
+    const exec = (stdin: boolean, userInfo: unknown) => {
+      const target = { group: "", version: "v1", kind: "PodExecOptions", resource: "pods", subResource: "exec" };
+      const options = { apiVersion: "v1", kind: "PodExecOptions", stdin, stdout: true, command: ["sh"] };
+      const req = request("CREATE", target, { name: "web-0", namespace: "shop", object: options, userInfo });
+      // kube-apiserver sends a CONNECT's options as its object, and no operation options.
+      req.operation = "CONNECT";
+      req.options = undefined;
+      req.uid = `uid-exec-${String(stdin)}`;
+      return req;
+    };
+    expect(await review(payload, exec(false, BOB))).toEqual({ uid: "uid-exec-false", allowed: true });
+    expect(await review(payload, exec(true, ALICE))).toEqual({ uid: "uid-exec-true", allowed: true });
+    const message =
+      "ValidatingAdmissionPolicy 'no-interactive-exec' with binding 'no-interactive-exec-b' denied request: interactive exec is for shop-leads only";
+    expect(await review(payload, exec(true, BOB))).toEqual({
+      uid: "uid-exec-true",
+      allowed: false,
+      status: {
+        metadata: {},
+        status: "Failure",
+        message: `pods "web-0" is forbidden: ${message}`,
+        reason: "Forbidden",
+        details: { name: "web-0", kind: "pods", causes: [{ message }] },
+        code: 403,
+      },
     });
   });
 });

@@ -45,6 +45,38 @@ describe("AdmissionReview attributes", () => {
     });
   });
 
+  it("gives a CONNECT's options object to the policy set; a CONNECT without one has nothing to judge", () => {
+    const options = { stdin: true, command: ["sh"] };
+    const connect = (object?: unknown) =>
+      readValidateBody(
+        review({
+          uid: "u1",
+          operation: "CONNECT",
+          kind: { group: "", version: "v1", kind: "PodExecOptions" },
+          resource: { group: "", version: "v1", resource: "pods" },
+          subResource: "exec",
+          name: "web-0",
+          namespace: "prod",
+          ...(object === undefined ? {} : { object }),
+        }),
+        limits,
+      );
+    const body = connect(options);
+    if (body.kind !== "review") throw new Error("not a review");
+    expect(validateRequestOf(body.review)).toEqual({
+      operation: "CONNECT",
+      object: { apiVersion: "v1", kind: "PodExecOptions", ...options },
+      subresource: "exec",
+      kind: { group: "", version: "v1", kind: "PodExecOptions" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      name: "web-0",
+      namespace: "prod",
+    });
+    const bare = connect();
+    if (bare.kind !== "review") throw new Error("not a review");
+    expect(validateRequestOf(bare.review)).toBeUndefined();
+  });
+
   it.each([
     { field: "userInfo", value: { username: 3 }, message: "request.userInfo.username must be a string" },
     { field: "userInfo", value: { groups: "dev" }, message: "request.userInfo.groups must be a list of strings" },

@@ -58,11 +58,14 @@ describe("the admission-policy family", () => {
     expect(set.validate(deployment(3)).allowed).toBe(true);
     const v = set.validate(deployment(7));
     expect(v.allowed).toBe(false);
-    expect(v.status).toMatchObject({
+    const text =
+      "ValidatingAdmissionPolicy 'cap' with binding 'cap-b' denied request: failed expression: object.spec.replicas <= 5";
+    expect(v.status).toEqual({
       code: 403,
       reason: "Forbidden",
-      message:
-        "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'cap' with binding 'cap-b' denied request: failed expression: object.spec.replicas <= 5",
+      message: `deployments.apps "web" is forbidden: ${text}`,
+      details: { group: "apps", kind: "deployments", name: "web", causes: [{ message: text }] },
+      family: "admission-policy",
     });
     expect(v.errors).toHaveLength(1);
     expect(v.errors[0]?.source).toEqual({
@@ -74,13 +77,47 @@ describe("the admission-policy family", () => {
     });
   });
 
+  it("keeps the Namespaces, RBAC objects and params it consults out of the bundle's ignored documents", async () => {
+    const role = (kind: string) => ({ apiVersion: "rbac.authorization.k8s.io/v1", kind, metadata: { name: "r" } });
+    const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "shop" } };
+    const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "s", namespace: "shop" } };
+    const state = [NAMESPACE, role("ClusterRole"), role("ClusterRoleBinding"), configMap, secret];
+    const withParams = policy("cap", {
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      validations: [{ expression: "true" }],
+    });
+    const paramRef = { paramRef: { name: "limits", parameterNotFoundAction: "Deny" } };
+    const ignored = (set: { notes: readonly { message: string }[] }) =>
+      set.notes.map((n) => n.message).filter((m) => m.startsWith("not a policy document"));
+    // Act
+    const consulting = await loadBundle(files(withParams, binding("cap-b", "cap", paramRef), ...state));
+    const unbound = await loadBundle(files(withParams, ...state));
+    const custom = await loadBundle(files(withParams, binding("cap-b", "cap", paramRef), ...state), {
+      authorizer: { authorize: () => ({ decision: "allow", reason: "" }) },
+    });
+    // Assess: no binding, no compiled policy: nothing is consulted; a caller's authorizer leaves RBAC unread.
+    expect(ignored(consulting)).toEqual(['not a policy document (v1 Secret "s"): ignored']);
+    expect(ignored(unbound)).toHaveLength(5);
+    expect(ignored(custom)).toEqual([
+      'not a policy document (rbac.authorization.k8s.io/v1 ClusterRole "r"): ignored',
+      'not a policy document (rbac.authorization.k8s.io/v1 ClusterRoleBinding "r"): ignored',
+      'not a policy document (v1 Secret "s"): ignored',
+    ]);
+  });
+
   it("a namespaced request whose Namespace is not known fails as the API server's lookup does", async () => {
     const set = await loadBundle(
       files(policy("cap", { validations: [{ expression: "true" }] }), binding("cap-b", "cap"), NAMESPACE),
     );
     const v = set.validate(deployment(1, "elsewhere"));
     expect(v.allowed).toBe(false);
-    expect(v.status).toMatchObject({ code: 404, reason: "NotFound", message: 'namespaces "elsewhere" not found' });
+    expect(v.status).toEqual({
+      code: 404,
+      reason: "NotFound",
+      message: 'namespaces "elsewhere" not found',
+      details: { name: "elsewhere", kind: "namespaces" },
+      family: "admission-policy",
+    });
   });
 
   it("an authorizer check without any RBAC object is an evaluation error under failurePolicy, never a pass", async () => {
