@@ -1,11 +1,13 @@
 /**
  * The cluster state an audit gives the admission families (lib's BundleOptions.clusterState): the Namespace objects
- * of the audited input, whose labels say which Pod Security levels a namespace enforces, audits and warns about. They
- * are found by a pre-pass over the sources, made only when the bundle enables an admission family (or the what-if
- * Pod Security level does); the policy set is then compiled again with them (and with the what-if level).
+ * of the audited input, whose labels say which Pod Security levels a namespace enforces, audits and warns about and
+ * which ValidatingAdmissionPolicy namespaceSelectors match; with `--policies-from-input` also every other object a
+ * compiled family consults (RBAC objects for the `authorizer`, the policies' params). They are found by a pre-pass
+ * over the sources, made only when the bundle enables an admission family (or the what-if Pod Security level does);
+ * the policy set is then compiled again with them (and with the what-if level).
  *
- * The pre-pass decodes only the parts of the input that can hold a Namespace (their text names the kind), so a large
- * export costs one more read, not one more decode.
+ * For Namespaces alone the pre-pass decodes only the parts of the input that can hold one (their text names the
+ * kind), so a large export costs one more read, not one more decode; with `--policies-from-input` it decodes all.
  */
 import type { LoadedPolicies } from "./policies.js";
 import { decodeRawPart } from "./sources/raw-part.js";
@@ -14,14 +16,26 @@ import type { RawPart, Source, SourceDoc } from "./sources/types.js";
 export interface AuditPolicyOptions {
   /** `<level>:<version>`: the what-if Pod Security enforce level (lib's BundleOptions.podSecurity.enforce). */
   podSecurity?: string;
+  /** `--policies-from-input`: also the input's objects the compiled families consult besides Namespaces. */
+  stateFromInput?: boolean;
 }
 
-/** The Namespace objects (v1) of the sources, in input order. */
-export async function namespacesOf(sources: readonly Source[]): Promise<Record<string, unknown>[]> {
+function isNamespace(obj: Record<string, unknown>): boolean {
+  return obj.kind === "Namespace" && obj.apiVersion === "v1";
+}
+
+/**
+ * The Namespace objects (v1) of the sources, in input order; with `consults`, also every object it takes (then
+ * every part is decoded).
+ */
+export async function namespacesOf(
+  sources: readonly Source[],
+  consults?: (obj: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   const take = (docs: readonly SourceDoc[]) => {
     for (const d of docs) {
-      if (d.kind === "object" && d.object.kind === "Namespace" && d.object.apiVersion === "v1") out.push(d.object);
+      if (d.kind === "object" && (isNamespace(d.object) || consults?.(d.object) === true)) out.push(d.object);
     }
   };
   for (const source of sources) {
@@ -33,7 +47,7 @@ export async function namespacesOf(sources: readonly Source[]): Promise<Record<s
       const start = out.length;
       let whole = false;
       for await (const part of unit.raw()) {
-        if (!mayHoldNamespace(part)) continue;
+        if (consults === undefined && !mayHoldNamespace(part)) continue;
         const docs = decodeRawPart(part);
         if (typeof docs === "string") {
           // A part that only decodes with the whole unit: read the unit once, whole.
@@ -77,7 +91,8 @@ export async function withAuditState(
 ): Promise<LoadedPolicies> {
   const admission = loaded.policySet.families.some((f) => f.stage === "admission");
   if (!admission && options.podSecurity === undefined) return loaded;
-  const clusterState = await namespacesOf(sources);
+  const consults = options.stateFromInput === true ? loaded.policySet.consultsState : undefined;
+  const clusterState = await namespacesOf(sources, consults);
   if (clusterState.length === 0 && options.podSecurity === undefined) return loaded;
   const source = {
     ...loaded.source,

@@ -70,7 +70,10 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
     const loaded = await withAuditState(
       await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3),
       sources,
-      config.podSecurity === undefined ? {} : { podSecurity: config.podSecurity },
+      {
+        ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
+        ...(config.policiesFromInput && { stateFromInput: true }),
+      },
       loadPolicySource,
     );
     policiesFromInput = loaded.policiesFromInput;

@@ -58,19 +58,21 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     ...(options.clusterState ?? []),
   ]);
   const { policies, resources } = families;
-  const consulted = dropConsultedState(notes, classified.stateNotes, families.consulting);
-  return createPolicySet({ digest, config, families: policies, resources, failures, notes: consulted });
+  const consulting = families.consulting.filter((c) => c.consultsState !== undefined);
+  const consultsState = (obj: Record<string, unknown>) => consulting.some((c) => c.consultsState?.(obj) === true);
+  const consulted = dropConsultedState(notes, classified.stateNotes, consultsState);
+  return createPolicySet({ digest, config, families: policies, resources, failures, notes: consulted, consultsState });
 }
 
 /** The notes without the "not a policy document" notes of state objects a compiled family consults. */
 function dropConsultedState(
   notes: readonly PolicyNote[],
   stateNotes: ReadonlyMap<PolicyNote, Record<string, unknown>>,
-  consulting: readonly FamilyCompiler[],
+  consultsState: (obj: Record<string, unknown>) => boolean,
 ): PolicyNote[] {
   return notes.filter((n) => {
     const obj = stateNotes.get(n);
-    return obj === undefined || !consulting.some((c) => c.consultsState?.(obj) === true);
+    return obj === undefined || !consultsState(obj);
   });
 }
 

@@ -42,6 +42,8 @@ export interface PolicySetParts {
   notes?: PolicyNote[];
   families: FamilyPolicy[];
   resources: ResourceCatalogue;
+  /** Whether a compiled family consults a cluster-state object (its compiler's consultsState). Default: none. */
+  consultsState?: (obj: Record<string, unknown>) => boolean;
 }
 
 /** Errors about the request itself or tollgate, not about a family's rules. */
@@ -245,6 +247,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
       ),
     ),
     config,
+    consultsState: parts.consultsState ?? (() => false),
     covers(apiVersion: string, kind: string): boolean {
       const gv = servedGroupVersion(apiVersion);
       if (gv === undefined) return false;

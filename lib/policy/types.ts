@@ -231,6 +231,11 @@ export interface PolicySet {
   readonly families: readonly FamilySummary[];
   /** The resolved bundle configuration in force. */
   readonly config: ResolvedBundleConfig;
+  /**
+   * Whether a compiled admission family consults this object as cluster state (a Namespace, an RBAC object, a
+   * ValidatingAdmissionPolicy's param): the auditor takes such objects from its input.
+   */
+  consultsState(obj: Record<string, unknown>): boolean;
   covers(apiVersion: string, kind: string): boolean;
   /** Synchronous and pure; never throws for a bad object. */
   validate(req: ValidateRequest): Verdict;

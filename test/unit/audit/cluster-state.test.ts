@@ -124,3 +124,111 @@ describe("the input's Namespaces as cluster state", () => {
     expect(objects.find((o) => o.object?.name === "debug")?.podSecurity).toEqual(["restricted:latest"]);
   });
 });
+
+describe("with --policies-from-input: the input's RBAC objects and params as well", () => {
+  const vapBundle = join(dir, "vap-bundle");
+  const vapInput = join(dir, "vap-input");
+  mkdirs(vapBundle, vapInput);
+  const deploymentRule = {
+    apiGroups: ["apps"],
+    apiVersions: ["v1"],
+    operations: ["CREATE"],
+    resources: ["deployments"],
+  };
+  const scaleCheck = "authorizer.group('apps').resource('deployments').namespace('shop').check('scale').allowed()";
+  const docs = [
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "cap" },
+      spec: {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        matchConstraints: { resourceRules: [deploymentRule] },
+        validations: [{ expression: "object.spec.replicas <= int(params.data.max)", message: "too many replicas" }],
+      },
+    },
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name: "cap-b" },
+      spec: {
+        policyName: "cap",
+        validationActions: ["Deny"],
+        paramRef: { name: "limits", namespace: "shop", parameterNotFoundAction: "Deny" },
+      },
+    },
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "scalers" },
+      spec: {
+        matchConstraints: { resourceRules: [deploymentRule] },
+        validations: [{ expression: scaleCheck, message: "the creator may not scale" }],
+      },
+    },
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name: "scalers-b" },
+      spec: { policyName: "scalers", validationActions: ["Deny"] },
+    },
+  ];
+  writeFileSync(join(vapBundle, "policies.json"), JSON.stringify({ apiVersion: "v1", kind: "List", items: docs }));
+  const state = [
+    { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } },
+    { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "limits", namespace: "shop" }, data: { max: "5" } },
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "scaler" },
+      rules: [{ apiGroups: ["apps"], resources: ["deployments"], verbs: ["scale"] }],
+    },
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name: "everyone-scales" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "scaler" },
+      subjects: [{ kind: "Group", name: "system:authenticated" }],
+    },
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "shop" },
+      spec: { replicas: 3, template: { spec: { containers: [{ name: "c", image: "i" }] } } },
+    },
+  ];
+  writeFileSync(join(vapInput, "export.json"), JSON.stringify({ apiVersion: "v1", kind: "List", items: state }));
+
+  async function violations(stateFromInput: boolean): Promise<string[]> {
+    const source = await openSource(vapInput, DEFAULT_SOURCE_OPTIONS);
+    const loaded = await withAuditState(
+      await loadPolicies(vapBundle, [source]),
+      [source],
+      { stateFromInput },
+      loadPolicySource,
+    );
+    const run = await runAudit(
+      {
+        sources: [source],
+        bundle: vapBundle,
+        concurrency: 1,
+        failOn: "violation",
+        ownerLabels: [],
+        toolVersion: "0",
+        user: { username: "tollgate-audit", groups: ["system:authenticated"] },
+      },
+      loaded.policySet,
+    );
+    const findings = await run.findings.toArray();
+    disposeResult(run);
+    return findings.filter((f) => f.severity === "violation").map((f) => f.message);
+  }
+
+  it("the param and the RBAC objects of the input decide; without them, their lookups fail", async () => {
+    expect(await violations(true)).toEqual([]);
+    expect(await violations(false)).toEqual([
+      "ValidatingAdmissionPolicy 'cap' with binding 'cap-b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+      `ValidatingAdmissionPolicy 'scalers' with binding 'scalers-b' denied request: expression '${scaleCheck}' resulted in error: authorization check failed: no RBAC objects (Roles, ClusterRoles and their bindings) are known to decide authorization checks`,
+    ]);
+  });
+});
