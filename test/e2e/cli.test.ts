@@ -726,6 +726,48 @@ describe("tollgate lint", () => {
     expect(result.code).toBe(1);
   });
 
+  it("reports a ValidatingAdmissionPolicy kube-apiserver would refuse, in its words, and a binding to no policy (exit 1)", async () => {
+    const file = join(scratch, "admission-policy.yaml");
+    writeFileSync(
+      file,
+      [
+        "apiVersion: admissionregistration.k8s.io/v1",
+        "kind: ValidatingAdmissionPolicy",
+        "metadata:",
+        "  name: broken",
+        "spec:",
+        "  matchConstraints:",
+        "    resourceRules:",
+        "      - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}",
+        "  validations:",
+        '    - expression: "object.spec.replicas <= 5"',
+        '    - expression: "object.spec.replicas <"',
+        "---",
+        "apiVersion: admissionregistration.k8s.io/v1",
+        "kind: ValidatingAdmissionPolicyBinding",
+        "metadata:",
+        "  name: orphan",
+        "spec:",
+        "  policyName: nowhere",
+        "  validationActions: [Deny]",
+        "",
+      ].join("\n"),
+    );
+    const result = await tollgate(["lint", "--bundle", file]);
+
+    // kube-apiserver's create-time validation: the field path, the expression and cel-go's compile error.
+    expect(outputLines(result.stdout).slice(0, 5)).toEqual([
+      `warning ${file}#1 spec.policyName: binding "orphan" names no known ValidatingAdmissionPolicy ("nowhere"): it is ignored`,
+      `error ${file}#0 spec.validations[1].expression: Invalid value: "object.spec.replicas <": compilation failed: ` +
+        "ERROR: <input>:1:23: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', " +
+        "'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+      " | object.spec.replicas <",
+      " | ......................^",
+      "",
+    ]);
+    expect(result.code).toBe(1);
+  });
+
   it("finds no errors in the bundled examples and exits 0", async () => {
     const result = await tollgate(["lint", "--bundle", "examples/policies"]);
 
