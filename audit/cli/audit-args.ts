@@ -81,7 +81,7 @@ export function defineAuditCommand(
     .option("--compare-with <report.json>", "compare with this report (default: the latest run under --out)")
     .option(
       "--policies-from-input",
-      "also take CRDs, KubeVirt Templates and ValidatingAdmissionPolicies and bindings from the sources (the bundle wins)",
+      "also take CRDs, KubeVirt Templates, ValidatingAdmissionPolicies and bindings from the sources (the bundle wins), and the params and RBAC objects the policies consult",
     )
     .option(
       "--fail-on <level>",

@@ -166,14 +166,14 @@ describe("npm start (the README's first command)", () => {
     expect(r.code).toBe(0);
     const lines = normalise(r.stdout).split("\n");
     expect(lines[0]).toBe(
-      "tollgate audit <run>: 26 documents from examples/export against examples/policies (16 kinds, 2 policies from the input)",
+      "tollgate audit <run>: 31 documents from examples/export against examples/policies (16 kinds, 2 policies from the input)",
     );
     expect(lines).toContain(
-      "  findings: 16 violations, 6 warnings, 18 audit findings, 0 shadowed, 0 template annotation failures, 0 policy failures",
+      "  findings: 18 violations, 7 warnings, 19 audit findings, 0 shadowed, 0 template annotation failures, 0 policy failures",
     );
     // Pod Security: the namespaces' levels (from the export's Namespaces) and the configuration's defaults.
     expect(lines).toContain(
-      "  pod security: baseline:latest: 1 pod, 1 workload; restricted:latest: 3 pods, 2 workloads; restricted:v1.30: 0 pods, 1 workload checked",
+      "  pod security: baseline:latest: 1 pod, 2 workloads; restricted:latest: 3 pods, 5 workloads; restricted:v1.30: 0 pods, 2 workloads checked",
     );
     expect(lines).toContain("HTML report: <out>/npm-start/<run>/report.html");
     const html = readFileSync(join(out, readdirSync(out).find((n) => n !== "latest.json")!, "report.html"), "utf8");
@@ -181,6 +181,16 @@ describe("npm start (the README's first command)", () => {
     // Pod Security findings in the HTML report too (every format: test/unit/audit/report/audit-severity.test.ts).
     expect(html).toContain("<code>pod-security baseline:latest</code><br><code>privileged</code>");
     expect(html).toContain('<table id="pod-security">');
+    // ValidatingAdmissionPolicy findings (examples/export/platform-export.yaml): a Deny with shop's param from the
+    // input, a Deny answered by the authorizer from the bundle's RBAC objects, a Warn and an Audit.
+    expect(html).toContain(
+      "replica-limit&#39; with binding &#39;replica-limit-per-namespace&#39; denied request: replicas must be at most 5 in shop, not 8",
+    );
+    expect(html).toContain(
+      "tollgate-audit may not scale deployments in payments, so may not ask for more than 2 replicas",
+    );
+    expect(html).toContain("<code>admission-policy trusted-registry</code>");
+    expect(html).toContain("<code>admission-policy namespace-owner</code>");
   });
 
   it("--pod-security restricted answers what would break if every namespace enforced restricted", async () => {
@@ -197,7 +207,10 @@ describe("npm start (the README's first command)", () => {
     // Assess
     expect(r.code).toBe(0);
     const lines = normalise(r.stdout).split("\n");
-    expect(lines).toContain("  pod security: restricted:latest: 3 pods, 2 workloads checked");
+    // The Deployments of platform-export.yaml meet restricted, so their namespaces' warn levels are evaluated too.
+    expect(lines).toContain(
+      "  pod security: baseline:latest: 0 pods, 1 workload; restricted:latest: 3 pods, 5 workloads; restricted:v1.30: 0 pods, 1 workload checked",
+    );
     const run = readdirSync(out).find((n) => n !== "latest.json")!;
     const report = JSON.parse(readFileSync(join(out, run, "report.json"), "utf8")) as {
       findings: { severity: string; object?: { kind: string; name: string }; rule: { policy?: string } }[];

@@ -71,7 +71,8 @@ describe("audit handler, local folders", () => {
     const latest = JSON.parse(readFileSync(join(out, "latest.json"), "utf8")) as { runId: string; path: string };
     expect(latest).toMatchObject({ runId: summary.runId, path: `${summary.runId}/` });
 
-    // The example export: 15 objects, 5 valid, 3 invalid (8 violations, 2 warnings), 7 of kinds no policy covers.
+    // The example export: 31 objects, 16 valid, 7 invalid, 8 of kinds no policy covers. No policiesFromInput: the
+    // param shop/replica-limits of the input is not consulted, so only scale-rights denies a Deployment (npm start: 2).
     expect(summary).toMatchObject({
       status: "violations",
       exitCode: 1,
@@ -81,14 +82,14 @@ describe("audit handler, local folders", () => {
       out,
     });
     expect(summary.totals).toMatchObject({
-      documents: 26,
-      objects: 26,
-      valid: 13,
-      invalid: 6,
-      skippedUncovered: 7,
+      documents: 31,
+      objects: 31,
+      valid: 16,
+      invalid: 7,
+      skippedUncovered: 8,
       skippedNotKubernetes: 0,
       inputErrors: 0,
-      findings: { violation: 14, warning: 7, audit: 18, "policy-failure": 0, "input-error": 0 },
+      findings: { violation: 15, warning: 8, audit: 19, "policy-failure": 0, "input-error": 0 },
     });
     const report = JSON.parse(readFileSync(join(summary.folder, "report.json"), "utf8")) as { summary: unknown };
     expect(report.summary).toEqual(summary.totals);
@@ -105,9 +106,9 @@ describe("audit handler, local folders", () => {
         status: "violations",
         exitCode: 1,
         sources: 1,
-        documents: 26,
-        valid: 13,
-        invalid: 6,
+        documents: 31,
+        valid: 16,
+        invalid: 7,
       },
     });
     expect(JSON.stringify(line)).not.toContain("too-many-replicas");
@@ -131,7 +132,7 @@ describe("audit handler, local folders", () => {
     const report = JSON.parse(readFileSync(join(second.folder, "report.json"), "utf8")) as {
       comparison: { previousRunId: string; newFindings: number; persistingFindings: number };
     };
-    expect(report.comparison).toMatchObject({ previousRunId: first.runId, newFindings: 0, persistingFindings: 39 });
+    expect(report.comparison).toMatchObject({ previousRunId: first.runId, newFindings: 0, persistingFindings: 42 });
   });
 
   it("podSecurity: every Pod and workload as if its namespace enforced that level", async () => {
@@ -142,7 +143,12 @@ describe("audit handler, local folders", () => {
       out: join(work, "what-if"),
       podSecurity: "restricted",
     });
-    expect(summary.totals.podSecurity).toEqual({ "restricted:latest": { pods: 3, workloads: 2 } });
+    // The Deployments of platform-export.yaml meet restricted, so their namespaces' warn levels are evaluated too.
+    expect(summary.totals.podSecurity).toEqual({
+      "baseline:latest": { pods: 0, workloads: 1 },
+      "restricted:latest": { pods: 3, workloads: 5 },
+      "restricted:v1.30": { pods: 0, workloads: 1 },
+    });
     const report = JSON.parse(readFileSync(join(summary.folder, "report.json"), "utf8")) as {
       findings: { severity: string; object?: { name: string }; rule: { policy?: string } }[];
     };

@@ -79,7 +79,7 @@ describe("serverless offline (npm run dev)", () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("the README's two curl examples get the documented answers", async () => {
+  it("the README's curl examples get the documented answers", async () => {
     const post = async (file: string) => {
       const body = readFileSync(join(ROOT, "examples", "admission", file), "utf8");
       const res = await fetch(`${base}/validate`, { method: "POST", headers: auth, body });
@@ -103,6 +103,36 @@ describe("serverless offline (npm run dev)", () => {
       uid: "9e4e5c8a-2f1d-4c3b-8a57-0d6f1b2c3d4e",
       allowed: true,
       warnings: ['unknown field "spec.colour"'],
+    });
+    // ValidatingAdmissionPolicies (examples/policies/admission-policies.yaml): kube-apiserver's Status for the first
+    // denying binding (replica-limit, with platform's param), a Warn binding's warning, the policy's audit annotation.
+    const message =
+      "ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-per-namespace' denied request: " +
+      "replicas must be at most 2 in platform, not 4";
+    const deployment = await post("deployment-denied.json");
+    expect(deployment.response).toEqual({
+      uid: "3c9d2f61-8a4b-4e2c-9f1d-5b6a7c8d9e01",
+      allowed: false,
+      status: {
+        metadata: {},
+        status: "Failure",
+        message: `deployments.apps "importer" is forbidden: ${message}`,
+        reason: "Forbidden",
+        details: { name: "importer", group: "apps", kind: "deployments", causes: [{ message }] },
+        code: 403,
+      },
+      warnings: [
+        "Validation failed for ValidatingAdmissionPolicy 'trusted-registry' with binding 'trusted-registry-warn': " +
+          "images must come from registry.example.com: docker.io/library/python:3.13",
+      ],
+      auditAnnotations: {
+        // Pod Security's audit level (restricted by the example configuration's defaults)...
+        "audit-violations": expect.stringMatching(
+          /^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation/,
+        ),
+        // ...and replica-limit's own annotation.
+        "replica-limit/replicas": "4",
+      },
     });
   });
 

@@ -280,7 +280,7 @@ describe("osls package (offline, dummy credentials)", () => {
     const summary = JSON.parse(run.stdout) as { runId: string; folder: string; status: string; totals: Json };
     expect(summary.folder).toBe(`${join(reports, summary.runId)}/`);
     expect(summary.status).toBe("violations");
-    expect(summary.totals).toMatchObject({ documents: 26, valid: 13, invalid: 6 });
+    expect(summary.totals).toMatchObject({ documents: 31, valid: 16, invalid: 7 });
     expect(JSON.parse(readFileSync(join(summary.folder, "index.json"), "utf8"))).toMatchObject({
       kind: "AuditRunIndex",
       runId: summary.runId,
