@@ -141,6 +141,22 @@ describe("tollgate webhook-config", () => {
               resources: ["widgets/status"],
               scope: "Namespaced",
             },
+            // The resources the ValidatingAdmissionPolicies match (examples/policies/admission-policies.yaml), as
+            // their resourceRules say (scope "*", the API server's default).
+            {
+              apiGroups: ["apps"],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["deployments"],
+              scope: "*",
+            },
+            {
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              operations: ["CREATE", "UPDATE"],
+              resources: ["namespaces"],
+              scope: "*",
+            },
             // No kubevirt.io or template.openshift.io rules: the example bundle holds no KubeVirt Template, so
             // nothing would check those kinds (registering them with failurePolicy Fail would be a false cover).
           ],
@@ -251,6 +267,7 @@ describe("bundle build and webhook-config with S3", () => {
     const store = await createS3Store({ ...s3.options, bucket: "policies" });
     try {
       for (const name of [
+        "admission-policies.yaml",
         "pod-security.yaml",
         "rollout-crd.yaml",
         "tenant-crd.yaml",

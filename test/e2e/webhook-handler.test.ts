@@ -568,7 +568,8 @@ describe("failure policy: a bundle document that cannot be used may hold any kin
       })),
     );
     files.push({ path: "broken.yaml", content: "apiVersion: v1\nkind: [\n" });
-    files.push({ path: "state.yaml", content: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n" });
+    // A kind no family consults (a ConfigMap would be: the example replica-limit policy's params are ConfigMaps).
+    files.push({ path: "state.yaml", content: "apiVersion: v1\nkind: Service\nmetadata:\n  name: c\n" });
     return loadBundle(files, options);
   };
   const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: "shop" } };
@@ -599,14 +600,14 @@ describe("failure policy: a bundle document that cannot be used may hold any kin
     expect(res.body.response).toEqual({ uid: "u-doc", allowed: true, warnings: [message] });
   });
 
-  it("/healthz lists it as an error of every kind, and the ignored ConfigMap as a note", async () => {
+  it("/healthz lists it as an error of every kind, and the ignored Service as a note", async () => {
     const { handler } = setup({}, load);
     const health = await call(handler, "v2", { method: "GET", path: "/healthz" });
     expect(health.body.failures).toEqual([
       expect.objectContaining({ severity: "error", stage: "decode", file: "broken.yaml", kinds: ["*"] }),
     ]);
     expect(health.body.notes).toEqual([
-      { file: "state.yaml", document: 0, message: 'not a policy document (v1 ConfigMap "c"): ignored' },
+      { file: "state.yaml", document: 0, message: 'not a policy document (v1 Service "c"): ignored' },
     ]);
   });
 });
