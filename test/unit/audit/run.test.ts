@@ -310,6 +310,51 @@ describe("runAudit with ValidatingAdmissionPolicies", () => {
     );
   });
 
+  it("with --previous: an object the previous snapshot holds is an UPDATE from it (oldObject), a new one a CREATE", async () => {
+    // Prepare: a transition rule on ConfigMaps (the level may not go down), denying.
+    const { loadBundle } = await import("../../../lib/index.js");
+    const rule = { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["configmaps"] };
+    const policy = {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "no-downgrade" },
+      spec: {
+        matchConstraints: { resourceRules: [rule] },
+        validations: [
+          {
+            expression: "request.operation == 'CREATE' || int(object.data.level) >= int(oldObject.data.level)",
+            messageExpression: "'level ' + oldObject.data.level + ' may not go down to ' + object.data.level",
+          },
+        ],
+      },
+    };
+    const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
+    const docs = [policy, bindingOf("no-downgrade", ["Deny"]), namespace];
+    const policySet = await loadBundle(docs.map((d, i) => ({ path: `${i}.json`, content: JSON.stringify(d) })));
+    const configMap = (name: string, level: string, file: string): SourceDoc => ({
+      kind: "object",
+      location: { file, document: 0 },
+      object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "shop" }, data: { level } },
+    });
+    // Act
+    const run = await runAudit(
+      {
+        sources: [memorySource("now", [[configMap("kept", "2", "now.yaml"), configMap("new", "1", "now.yaml")]])],
+        previous: memorySource("before", [[configMap("kept", "3", "before.yaml")]]),
+        bundle: "memory",
+        concurrency: 1,
+        failOn: "violation",
+        ownerLabels: [],
+        toolVersion: "t",
+      },
+      policySet,
+    );
+    // Assess: only the update is denied, with the values of both versions; the new object is a CREATE.
+    expect((await run.findings.toArray()).map((f) => `${f.severity} ${f.object?.name}: ${f.message}`)).toEqual([
+      "violation kept: ValidatingAdmissionPolicy 'no-downgrade' with binding 'no-downgrade-b' denied request: level 3 may not go down to 2",
+    ]);
+  });
+
   it("--policies-from-input: takes the input's policies and bindings the bundle lacks; the bundle's win", async () => {
     // Prepare: the bundle's policy 'same-name' allows everything; the input's copy of it would deny everything.
     const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
