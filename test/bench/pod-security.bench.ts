@@ -19,7 +19,7 @@ import { loadPolicySource } from "../../audit/policies.js";
 import { disposeResult } from "../../audit/recorder.js";
 import { runAudit } from "../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js";
-import type { BenchCase, BenchRow } from "./bench-case.js";
+import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
 import { objectRow } from "./object-row.js";
 
 const CONFIG = `apiVersion: pod-security.admission.config.k8s.io/v1
@@ -113,9 +113,8 @@ async function objectCase(name: string, object: Record<string, unknown>, describ
   if (!check.allowed || !check.covered) throw new Error(`${name}: expected an allowed, covered object`);
   const row = objectRow(name, text, (o) => set.validate({ operation: "CREATE", object: o }), describe);
   const ratio = row.value / row.baseline.value;
-  row.notes.push(
-    `goal ≤ ${GOAL_ROUND_TRIPS}× the JSON round trip: ${ratio.toFixed(2)}× — ${ratio <= GOAL_ROUND_TRIPS ? "met" : "NOT met"}`,
-  );
+  // In the run's goal table, with the other goals.
+  row.goals = [goal("÷ JSON round trip", ratio, "<=", GOAL_ROUND_TRIPS, "×")];
   row.data.ratio = ratio;
   return row;
 }
