@@ -40,7 +40,7 @@ export interface CostContext {
 
 const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
 /** Receivers that are namespaces of global functions (`optional.of`, `format.named`, `ip.isCanonical`). */
-const NAMESPACES = new Set(["optional", "format", "ip", "sets", "strings", "math", "base64", "cel"]);
+const NAMESPACES = new Set(["optional", "format", "ip", "sets", "strings", "lists", "math", "base64", "cel"]);
 
 const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
   "==": "_==_",

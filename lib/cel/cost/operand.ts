@@ -144,13 +144,14 @@ export function comparisonCost(l: CostOperand, r: CostOperand): Range {
 export const constantCost: CallCostEstimator = () => ({ cost: ONE });
 
 /**
- * Kubernetes' estimate of a parsing function called with a receiver (`traversal` × the size of the first argument):
- * Kubernetes only estimates `quantity()`, `isQuantity()`, `cidr()`, `isCIDR()`, `isIP()`, `semver()` and
- * `isSemver()` with a receiver, which the global functions never have, so they fall back to the default cost.
+ * Kubernetes' estimate of a parsing function (`quantity()`, `isQuantity()`, `cidr()`, `isCIDR()`, `isIP()`,
+ * `ip()`, `ip.isCanonical()`, `semver()`, `isSemver()`, `url()`): `traversal` × the size of the string argument.
+ * (Before Kubernetes 1.34 the estimator only applied with a receiver, which these global functions never have;
+ * 1.34 fixed that, apiserver commit "Fix the cost issue to match the bug fix for target being nil in CEL side".)
  */
-export function receiverParseCost(traversal: number): CallCostEstimator {
-  return (target, args) => {
-    if (target === undefined || args.length < 1) return undefined;
+export function parseCost(traversal: number): CallCostEstimator {
+  return (_target, args) => {
+    if (args.length < 1) return undefined;
     return { cost: byFactor(sizeOf(args[0]!), traversal) };
   };
 }

@@ -1,5 +1,5 @@
 /** The Kubernetes CIDR library (apiserver pkg/cel/library/cidr.go, Kubernetes 1.30+). */
-import { type CallCostEstimator, constantCost, receiverParseCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
+import { type CallCostEstimator, constantCost, parseCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
 import { add, byFactor, ONE, type Range, STRING_TRAVERSAL } from "../cost/range.js";
 import type { EngineRegistrar } from "../engine.js";
 import { CIDR, isCIDR, parseCIDR } from "../implementations/cidr.js";
@@ -58,8 +58,8 @@ export const CIDR_LIBRARY: CelLibrary = {
   name: "cidr",
   register,
   callCosts: {
-    cidr: receiverParseCost(STRING_TRAVERSAL),
-    isCIDR: receiverParseCost(STRING_TRAVERSAL),
+    cidr: parseCost(STRING_TRAVERSAL),
+    isCIDR: parseCost(STRING_TRAVERSAL),
     containsIP: containsCost(false),
     containsCIDR: containsCost(true),
     masked: constantCost,

@@ -1,7 +1,7 @@
 /** The Kubernetes IP library (apiserver pkg/cel/library/ip.go, Kubernetes 1.30+). */
 
-import { constantCost, receiverParseCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
-import { byFactor, ONE, STRING_TRAVERSAL } from "../cost/range.js";
+import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
+import { ONE, STRING_TRAVERSAL } from "../cost/range.js";
 import type { EngineRegistrar } from "../engine.js";
 import { IPAddress, ipIsCanonical, isIP, parseIP } from "../implementations/ip.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -43,12 +43,10 @@ export const IP_LIBRARY: CelLibrary = {
   name: "ip",
   register,
   callCosts: {
-    ip: (target, args) => {
-      if (target === undefined) return undefined;
-      return args.length >= 1 ? { cost: byFactor(sizeOf(args[0]!), STRING_TRAVERSAL) } : { cost: ONE };
-    },
-    isIP: receiverParseCost(STRING_TRAVERSAL),
-    "ip.isCanonical": receiverParseCost(2 * STRING_TRAVERSAL),
+    // `cidr.ip()` reads a field (1); `ip(s)` parses its argument.
+    ip: (target, args) => (target !== undefined ? { cost: ONE } : parseCost(STRING_TRAVERSAL)(target, args)),
+    isIP: parseCost(STRING_TRAVERSAL),
+    "ip.isCanonical": parseCost(2 * STRING_TRAVERSAL),
     family: constantCost,
     isUnspecified: constantCost,
     isLoopback: constantCost,

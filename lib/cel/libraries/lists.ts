@@ -3,8 +3,8 @@
  * `indexOf`, `lastIndexOf`) and cel-go's lists extension v3 (`slice`, `flatten`, `sort`, `distinct`, `reverse`,
  * `first`, `last`, `lists.range`), both in Kubernetes' base environment at compatibility version 1.35.
  */
-import { type CallCostEstimator, listElement, sizeOf } from "../cost/operand.js";
-import { add, byFactor, mul, ONE, STRING_TRAVERSAL } from "../cost/range.js";
+import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from "../cost/operand.js";
+import { add, byFactor, fixed, mul, ONE, type Range, STRING_TRAVERSAL, U64, union } from "../cost/range.js";
 import { type EngineRegistrar, Optional } from "../engine.js";
 import { celEquals } from "../equality.js";
 import { type CelLibrary, celError } from "./library.js";
@@ -145,4 +145,68 @@ function registerListsExtension(env: EngineRegistrar): void {
   );
 }
 
-export const LISTS_EXTENSION: CelLibrary = { name: "lists extension", register: registerListsExtension };
+// Cost estimates of the lists extension (cel-go ext/lists.go at version 3: its overload estimators).
+
+/** cel-go `ListCreateBaseCost`. */
+const LIST_CREATE_COST = 10;
+
+/** cel-go estimateAllocatingListCall: the result's size × a factor, plus the call and the new list. */
+function allocatingListCost(factor: number, size: Range) {
+  return { cost: add(byFactor(size, factor), fixed(1 + LIST_CREATE_COST)), resultSize: size };
+}
+
+/** cel-go nodeAsIntValue: an int literal argument (negative ones count as 0), else `otherwise`. */
+function intLiteral(arg: CostOperand | undefined, otherwise: number): number {
+  const node = arg?.node;
+  if (node?.op === "value" && typeof node.args === "bigint") return node.args < 0n ? 0 : Number(node.args);
+  if (node?.op === "-_" && node.args.op === "value" && typeof node.args.args === "bigint") return 0;
+  return otherwise;
+}
+
+/** `start` and `end` subtracted as Go's uint64 (a start past the end wraps around to a huge size). */
+function sliceSize(start: number, end: number): number {
+  return end >= start ? end - start : U64;
+}
+
+/** `sort()`: the size squared × 2, plus 0.1 for string and bytes elements (the union of both for dyn). */
+const sortCost: CallCostEstimator = (target, args) => {
+  if (target === undefined || args.length !== 0) return undefined;
+  const sz = sizeOf(target);
+  const squared = mul(sz, sz);
+  const kind = target.type.params[0]?.kind;
+  if (kind === "string" || kind === "bytes") return allocatingListCost(2 + STRING_TRAVERSAL, squared);
+  if (kind === "dyn" || kind === undefined || kind === "unknown" || kind === "param") {
+    const a = allocatingListCost(2, squared);
+    return { cost: union(a.cost, allocatingListCost(2 + STRING_TRAVERSAL, squared).cost), resultSize: squared };
+  }
+  return allocatingListCost(2, squared);
+};
+
+export const LISTS_EXTENSION: CelLibrary = {
+  name: "lists extension",
+  register: registerListsExtension,
+  callCosts: {
+    slice: (target, args) => {
+      if (target === undefined || args.length !== 2) return undefined;
+      const start = intLiteral(args[0], 0);
+      const end = intLiteral(args[1], sizeOf(target).max);
+      return allocatingListCost(1, fixed(sliceSize(start, end)));
+    },
+    "lists.range": (target, args) =>
+      target === undefined && args.length === 1 ? allocatingListCost(1, fixed(intLiteral(args[0], U64))) : undefined,
+    reverse: (target, args) =>
+      target !== undefined && args.length === 0 ? allocatingListCost(1, sizeOf(target)) : undefined,
+    flatten: (target, args) => {
+      if (target === undefined || args.length > 1) return undefined;
+      const depth = args.length === 1 ? intLiteral(args[0], U64) : 1;
+      return allocatingListCost(depth, sizeOf(target));
+    },
+    // O(n²) with a factor of 2, like sets.contains with a result list of up to the list's size.
+    distinct: (target, args) => {
+      if (target === undefined || args.length !== 0) return undefined;
+      const sz = sizeOf(target);
+      return allocatingListCost(2, mul(sz, sz));
+    },
+    sort: sortCost,
+  },
+};

@@ -1,7 +1,7 @@
 /** The Kubernetes quantity library (apiserver pkg/cel/library/quantity.go, Kubernetes 1.29+). */
 
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "../../objects/quantity.js";
-import { constantCost, receiverParseCost, typedEqualityCost } from "../cost/operand.js";
+import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
 import { STRING_TRAVERSAL } from "../cost/range.js";
 import type { EngineRegistrar } from "../engine.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -69,8 +69,8 @@ export const QUANTITY_LIBRARY: CelLibrary = {
   name: "quantity",
   register,
   callCosts: {
-    quantity: receiverParseCost(STRING_TRAVERSAL),
-    isQuantity: receiverParseCost(STRING_TRAVERSAL),
+    quantity: parseCost(STRING_TRAVERSAL),
+    isQuantity: parseCost(STRING_TRAVERSAL),
     sign: constantCost,
     asInteger: constantCost,
     isInteger: constantCost,

@@ -1,5 +1,5 @@
 /** The Kubernetes semver library (apiserver pkg/cel/library/semverlib.go, Kubernetes 1.33+). */
-import { constantCost, receiverParseCost, typedEqualityCost } from "../cost/operand.js";
+import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
 import { STRING_TRAVERSAL } from "../cost/range.js";
 import type { EngineRegistrar } from "../engine.js";
 import { isSemver, parseSemver, Semver } from "../implementations/semver.js";
@@ -38,8 +38,8 @@ export const SEMVER_LIBRARY: CelLibrary = {
   name: "semver",
   register,
   callCosts: {
-    semver: receiverParseCost(STRING_TRAVERSAL),
-    isSemver: receiverParseCost(STRING_TRAVERSAL),
+    semver: parseCost(STRING_TRAVERSAL),
+    isSemver: parseCost(STRING_TRAVERSAL),
     major: constantCost,
     minor: constantCost,
     patch: constantCost,

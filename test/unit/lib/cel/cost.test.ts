@@ -230,6 +230,13 @@ describe("estimateCost: Kubernetes' estimated costs (apiextensions compilation_t
     ["timestamp comparison", map("date-time", `self["a"] == self["b"]`), 8, 7, 8],
     ["duration comparison", map("duration", `self["c"] == self["d"]`), 8, 42, 8],
     [
+      "int-or-string with a quantity rule",
+      (n) => withRule({ "x-kubernetes-int-or-string": true, ...lim("maxLength", n) }, "isQuantity(self)"),
+      314574,
+      20,
+      9,
+    ],
+    [
       "enums bound strings without maxLength",
       (n) =>
         withRule({ type: "string", enum: ["A", "B", "C", "LongValue"], ...lim("maxLength", n) }, "self.contains('A')"),
@@ -398,11 +405,14 @@ describe("estimateCost: language and library costs", () => {
     ["self.tags[?0].hasValue()", 4],
     // int-or-string is dyn, bounded by 3 MiB
     ["type(self.q) == string ? self.q.matches('^[0-9]+%$') : true", 943725],
-    // Kubernetes libraries: global parse functions default to 1, receivers are estimated
-    ["isIP(self.ip)", 3],
-    ["ip(self.ip).family() == 4", 5],
-    ["quantity(self.name).isGreaterThan(quantity('1'))", 5],
-    ["quantity(self.name) == quantity('1')", 5],
+    // Kubernetes libraries: parse functions cost a traversal of their argument (Kubernetes 1.34+), accessors 1
+    ["isIP(self.ip)", 20],
+    ["ip(self.ip).family() == 4", 22],
+    ["cidr(self.ip).ip().family() == 4", 23],
+    ["ip.isCanonical(self.ip)", 38],
+    ["quantity(self.name).isGreaterThan(quantity('1'))", 30],
+    ["quantity(self.name) == quantity('1')", 30],
+    ["isSemver(self.name) && semver(self.name).major() == 1", 58],
     ["format.dns1123Label().validate(self.name).hasValue()", 836],
     ["self.name.lowerAscii() == 'a'", 29],
     ["self.name.split(',').size() == 2", 55],
@@ -410,7 +420,19 @@ describe("estimateCost: language and library costs", () => {
     ["self.tags.isSorted()", 92],
     ["self.name.find('[0-9]+') == ''", 54],
     ["url(self.name).getHost() == ''", 29],
-    ["cidr(self.ip).containsIP('10.0.0.1')", 8],
+    ["cidr(self.ip).containsIP('10.0.0.1')", 25],
+    // the lists extension (version 3): the result's size (squared for sort and distinct) plus the call and the list
+    ["lists.range(5).size() == 5", 18],
+    ["lists.range(self.count).size() > 0", 18446744073709552000],
+    ["self.tags.sort() == self.tags", 226],
+    ["self.items.map(i, i.name.size()).sort()[0] > 0", 118],
+    ["self.tags.distinct().size() < 3", 215],
+    ["self.tags.slice(1, 3).size() == 2", 17],
+    ["self.tags.slice(3, 1).size() == 2", 18446744073709552000],
+    ["self.tags.slice(1, self.count).size() == 2", 26],
+    ["self.tags.reverse()[0] == 'a'", 24],
+    ["[self.tags, self.tags].flatten().size() > 0", 29],
+    ["self.tags.flatten(2).size() > 0", 35],
     // two-variable comprehensions (rewritten by lib/cel/rewrite.ts) cost like cel-go's: key/index and value variables
     ["self.labels.all(k, v, v.size() > 0)", 33],
     ["self.labels.exists(k, v, k == 'a')", 28],
