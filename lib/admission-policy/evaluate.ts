@@ -60,9 +60,9 @@ function forInput(
     const composition = variables.takeCost();
     if (composition > remaining) return { kind: "out-of-budget" };
     remaining -= composition;
-    const cost = r.kind === "value" ? r.cost : r.kind === "cost-limit-exceeded" ? PER_CALL_LIMIT + 1 : 0;
-    if (cost > remaining) return { kind: "out-of-budget" };
-    remaining -= cost;
+    // The cost is charged whatever the outcome (a cancelled evaluation: what it had spent, past the limit).
+    if (r.cost > remaining) return { kind: "out-of-budget" };
+    remaining -= r.cost;
     if (r.kind === "value") outcomes.push({ value: r.value });
     else {
       const message =

@@ -46,12 +46,9 @@ export class LazyVariables extends Map<string, unknown> {
     const e = v.expression;
     if (e.kind === "failed") return { error: `composited variable "${v.name}" fails to compile: ${e.error}` };
     const r = evaluate(e.program, this.activation, PER_CALL_LIMIT);
-    if (r.kind === "value") {
-      this.spent += r.cost;
-      return { value: r.value };
-    }
+    this.spent += r.cost;
+    if (r.kind === "value") return { value: r.value };
     if (r.kind === "cost-limit-exceeded") {
-      this.spent += PER_CALL_LIMIT + 1;
       return {
         error: `composited variable "${v.name}" fails to evaluate: operation cancelled: actual cost limit exceeded`,
       };

@@ -212,51 +212,66 @@ export function renameMethodCalls(node: SyntaxNode, renames: Readonly<Record<str
   for (const c of syntaxChildren(node)) renameMethodCalls(c, renames);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Node evaluation (engine internals: a node's evaluate dispatch and meta, the operands the checker records, the
+// comprehension a macro call expands into)
+
 type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown; run(ast: ASTNode, ctx: unknown): unknown };
 type NodeEvaluate = (ev: Evaluator, ast: ASTNode, ctx: unknown) => unknown;
 
+interface MacroExpansion {
+  evaluate(ev: Evaluator, macro: MacroExpansion, ctx: unknown): unknown;
+}
+
+interface ComprehensionArgs {
+  step: InternalNode;
+  condition?: (accu: unknown) => boolean;
+}
+
+/** What this module reads and writes on an engine node besides the SyntaxNode view. */
+interface InternalNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly meta: { evaluate: NodeEvaluate; alternate?: InternalNode; macro?: MacroExpansion };
+  evaluate: NodeEvaluate;
+  /** Set by the checker (at compile time, or when an unchecked program is evaluated) on operators and calls. */
+  readonly handle?: (...args: unknown[]) => unknown;
+}
+
+function internal(node: SyntaxNode): InternalNode {
+  return node as unknown as InternalNode;
+}
+
+/** The evaluation a node has now: one installed by this module, or the engine's for its kind. */
+function currentEvaluate(n: InternalNode): NodeEvaluate {
+  if (Object.hasOwn(n, "evaluate")) return n.evaluate;
+  const { alternate, macro } = n.meta;
+  if (alternate !== undefined) return (ev, _ast, ctx) => alternate.evaluate(ev, alternate as unknown as ASTNode, ctx);
+  if (macro !== undefined) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
+  return n.meta.evaluate;
+}
+
 /** Gives a node its own evaluation (engine internal: ASTNode.evaluate dispatch). */
-function overrideEvaluate(node: SyntaxNode, evaluate: NodeEvaluate): void {
-  (node as unknown as { evaluate: NodeEvaluate }).evaluate = evaluate;
+function overrideEvaluate(node: SyntaxNode | InternalNode, evaluate: NodeEvaluate): void {
+  (node as InternalNode).evaluate = evaluate;
 }
 
 /** The engine node of a view node (they are the same objects). */
-function engineNode(node: SyntaxNode): ASTNode {
+function engineNode(node: SyntaxNode | InternalNode): ASTNode {
   return node as unknown as ASTNode;
 }
 
-function logicalError(v: unknown): Error {
-  if (v instanceof Error) return v;
-  return new EvaluationError({ code: "no_such_overload", message: "no such overload" });
+/** Whether an identifier stands for a constant (a type name, a library namespace): the checker substituted it. */
+export function isConstantIdentifier(node: SyntaxNode): boolean {
+  return node.op === "id" && internal(node).meta.alternate !== undefined;
 }
 
-/**
- * cel-go's `||` and `&&` (interpreter evalOr/evalAnd): both sides are evaluated unless the left one decides, an
- * error on one side is absorbed when the other side decides, and when both fail the **left** error is reported.
- * The engine reports the right one; an own evaluation of each node restores cel-go's order. Called after the type
- * check.
- */
-export function applyCelGoLogicalOperators(node: SyntaxNode): void {
-  if (node.op === "||" || node.op === "&&") {
-    const left = engineNode(node.args[0]);
-    const right = engineNode(node.args[1]);
-    const decides = node.op === "||";
-    overrideEvaluate(node, (ev, _ast, ctx) => {
-      const l = ev.tryEval(left, ctx);
-      if (l === decides) return decides;
-      if (l === !decides) {
-        // The left side does not decide: the right side's value (or error) is the result.
-        const r = ev.run(right, ctx);
-        if (typeof r === "boolean") return r;
-        throw logicalError(r);
-      }
-      // The left side failed: a deciding right side absorbs the error, anything else reports the left error.
-      const r = ev.tryEval(right, ctx);
-      if (r === decides) return decides;
-      throw logicalError(l);
-    });
-  }
-  for (const c of syntaxChildren(node)) applyCelGoLogicalOperators(c);
+/** The engine macro a call expands into: a comprehension (`all`, `map`, …), `has`, or another macro. */
+export function macroOf(node: SyntaxNode): "comprehension" | "macro" | undefined {
+  if (node.op !== "call" && node.op !== "rcall") return undefined;
+  const { alternate, macro } = internal(node).meta;
+  if (alternate?.op === "comprehension") return "comprehension";
+  return macro !== undefined ? "macro" : undefined;
 }
 
 /**
@@ -376,141 +391,283 @@ export interface ListOperatorHooks {
   concat(left: unknown[], right: unknown): unknown[];
 }
 
-/**
- * Kubernetes dispatches `==` and `+` on the left operand's list type (`x-kubernetes-list-type: set|map`). For every
- * `==`/`!=`/`+` node whose left operand the checker typed as a list, an own evaluation evaluates both operands and
- * applies the hooks. Called after the type check.
- */
-export function applyListOperators(node: SyntaxNode, hooks: ListOperatorHooks): void {
-  const op = node.op;
-  if (op === "==" || op === "!=" || op === "+") {
-    const [leftNode, rightNode] = node.args;
-    if (checkedTypeName(leftNode)?.startsWith("list<") === true) {
-      const left = engineNode(leftNode);
-      const right = engineNode(rightNode);
-      overrideEvaluate(node, (ev, _ast, ctx) => {
-        const l = ev.run(left, ctx) as unknown[];
-        const r = ev.run(right, ctx);
-        if (op === "+") return hooks.concat(l, r);
-        const eq = hooks.equals(l, r);
-        return op === "==" ? eq : !eq;
-      });
-    }
-  }
-  for (const c of syntaxChildren(node)) applyListOperators(c, hooks);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Evaluation with a cost limit
 
 /** Raised when an evaluation exceeds its cost limit (cel-go "operation cancelled: actual cost limit exceeded"). */
 export class CostLimitExceeded extends Error {
-  constructor() {
+  /** The cost charged when the evaluation stopped (past the limit; the API server counts it against its budget). */
+  readonly cost: number;
+
+  constructor(cost = Number.POSITIVE_INFINITY) {
     super("operation cancelled: actual cost limit exceeded");
     this.name = "CostLimitExceeded";
+    this.cost = cost;
   }
 }
 
-interface Meter {
-  active: boolean;
-  cost: number;
-  limit: number;
-}
+/** The evaluation in progress: cost spent and its limit (one at a time: evaluation is synchronous). */
+const meter = { cost: 0, limit: Number.POSITIVE_INFINITY };
 
-const meter: Meter = { active: false, cost: 0, limit: 0 };
-let meterInstalled = false;
-
-interface CostNode {
-  op?: string;
-  args?: unknown;
+function charge(cost: number): void {
+  meter.cost += cost;
+  if (meter.cost > meter.limit) throw new CostLimitExceeded(meter.cost);
 }
 
 /**
- * The cost of one node evaluation, after cel-go's runtime cost weights (interpreter/runtimecost.go): constants
- * (and negated constants) are free, list and map literals cost 10 and 30, the per-iteration step of a
- * comprehension (`?:` in the engine's expansion) 3 and the `map()` accumulation 12; everything else 1. Size-based
- * costs of string and list operations are not charged, so the actual cost is an approximation that stays close to
- * cel-go's on typical rules.
+ * How one node is charged at run time (cel-go's runtime cost tracker; lib/cel/cost/runtime.ts decides the amounts).
+ * Charges are made before the work they pay for, so that nothing runs past the limit.
  */
-function nodeCost(n: CostNode): number {
-  switch (n.op) {
-    case "value":
-      return 0;
-    case "-_":
-      return (n.args as CostNode | undefined)?.op === "value" ? 0 : 1;
-    case "?:":
-      return 3;
-    case "accuPush":
-      return 12;
-    case "list":
-      return 10;
-    case "map":
-      return 30;
-    default:
-      return 1;
-  }
+export interface NodeMeter {
+  /** Charged when the node starts evaluating: its own cost and that of the parts it always evaluates once. */
+  readonly before: number;
+  /** `&&` and `||`: charged before the right side evaluates. */
+  readonly beforeRight?: number;
+  /**
+   * A call's or operator's charge from its evaluated operands (receiver first; a namespace receiver such as
+   * `sets` left out), charged before the function runs.
+   */
+  readonly sized?: (operands: readonly unknown[]) => number;
+  /** Leave the first operand (a namespace constant) out of `sized`'s operands. */
+  readonly namespaced?: boolean;
+  /** Charged after an optional selection that yields a present value. */
+  readonly whenPresent?: number;
+  /** A comprehension: charged per loop condition, step, list append and counter increment. */
+  readonly iteration?: { condition: number; step: number; push: number; increment: number };
+}
+
+/** What installMeters does to a program: the charge its root makes before anything else. */
+export interface InstalledMeters {
+  readonly rootCost: number;
+}
+
+function logicalError(v: unknown): Error {
+  if (v instanceof Error) return v;
+  return new EvaluationError({ code: "no_such_overload", message: "no such overload" });
 }
 
 /**
- * Runtime cost metering: every node evaluation costs its weight (nodeCost) (engine internal: all node evaluations
- * go through Evaluator.prototype.run, reached through `this` of a registered function). This reproduces cel-go's
- * actual cost closely (7 per inner iteration of `self.v.all(a, self.v.all(b, a + b >= -1))`, as the semantics note
- * measures) and bounds every evaluation: past the limit each further node throws, and the limit is checked again
- * after the evaluation because the engine absorbs errors inside `||`, `&&` and comprehensions.
+ * cel-go's `||` and `&&` (interpreter evalOr/evalAnd): both sides are evaluated unless the left one decides, an
+ * error on one side is absorbed when the other side decides, and when both fail the **left** error is reported.
+ * The engine reports the right one; an own evaluation of each node restores cel-go's order.
  */
-function installMeter(): void {
-  if (meterInstalled) return;
-  meterInstalled = true;
-  const probe = newEnvironment();
-  let evaluatorThis: unknown;
-  probe.registerFunction("__tollgateProbe(): bool", function (this: unknown) {
-    evaluatorThis = this;
-    return true;
-  });
-  probe.parse("__tollgateProbe()")({});
-  const proto = Object.getPrototypeOf(evaluatorThis) as { run: (ast: unknown, ctx: unknown) => unknown };
-  const run = proto.run;
-  proto.run = function metered(this: unknown, ast: unknown, ctx: unknown): unknown {
-    if (meter.active) {
-      meter.cost += nodeCost(ast as CostNode);
-      if (meter.cost > meter.limit) throw new CostLimitExceeded();
+function logicalEvaluate(n: InternalNode, m: NodeMeter | undefined): NodeEvaluate {
+  const left = engineNode((n.args as InternalNode[])[0]!);
+  const right = engineNode((n.args as InternalNode[])[1]!);
+  const decides = n.op === "||";
+  const before = m?.before ?? 0;
+  const beforeRight = m?.beforeRight ?? 0;
+  return (ev, _ast, ctx) => {
+    if (before !== 0) charge(before);
+    const l = ev.tryEval(left, ctx);
+    if (l === decides) return decides;
+    if (beforeRight !== 0) charge(beforeRight);
+    if (l === !decides) {
+      // The left side does not decide: the right side's value (or error) is the result.
+      const r = ev.run(right, ctx);
+      if (typeof r === "boolean") return r;
+      throw logicalError(r);
     }
-    return run.call(this, ast, ctx);
+    // The left side failed: a deciding right side absorbs the error, anything else reports the left error.
+    const r = ev.tryEval(right, ctx);
+    if (r === decides) return decides;
+    throw logicalError(l);
   };
 }
 
 /**
- * Adds a library function's own runtime cost to the evaluation in progress (cel-go's CallCost: an authorization
- * check costs 350,000 beyond its call node). Throws CostLimitExceeded past the limit; a no-op outside a metered
- * evaluation.
+ * A binary operator evaluated here: both operands (cel-go evaluates both even when one fails), then the size-based
+ * charge (1 when an operand failed, as cel-go sizes an error), then Kubernetes' list-type `==`/`+` (dispatched on
+ * the left operand, `x-kubernetes-list-type: set|map`) or the engine's operator. The left error is reported first.
  */
-export function chargeRuntimeCost(cost: number): void {
-  if (!meter.active) return;
-  meter.cost += cost;
-  if (meter.cost > meter.limit) throw new CostLimitExceeded();
+function binaryEvaluate(n: InternalNode, m: NodeMeter | undefined, hooks: ListOperatorHooks | undefined): NodeEvaluate {
+  const operands = n.args as [InternalNode, InternalNode];
+  const left = engineNode(operands[0]);
+  const right = engineNode(operands[1]);
+  const before = m?.before ?? 0;
+  const sized = m?.sized;
+  const op = n.op;
+  return (ev, ast, ctx) => {
+    if (before !== 0) charge(before);
+    let l: unknown;
+    let r: unknown;
+    let failed: unknown;
+    try {
+      l = ev.run(left, ctx);
+    } catch (e) {
+      failed = e;
+    }
+    try {
+      r = ev.run(right, ctx);
+    } catch (e) {
+      failed ??= e;
+    }
+    if (failed !== undefined) {
+      if (sized !== undefined) charge(1);
+      throw failed;
+    }
+    if (sized !== undefined) charge(sized([l, r]));
+    if (hooks === undefined) return (ast as unknown as InternalNode).handle!(l, r, ast, ev);
+    if (op === "+") return hooks.concat(l as unknown[], r);
+    const eq = hooks.equals(l as unknown[], r);
+    return op === "==" ? eq : !eq;
+  };
 }
 
-/** Evaluates a program with a cost limit; returns the value and the cost spent. Throws CostLimitExceeded. */
+/**
+ * A function or method call evaluated here: its operands (last first, as the engine does), the charge, the call.
+ * As in cel-go, a call of one or two operands evaluates them all and is charged 1 when one fails; a call of more
+ * stops at the failing operand and is not charged.
+ */
+function callEvaluate(n: InternalNode, m: NodeMeter): NodeEvaluate {
+  const method = n.op === "rcall";
+  const operands = (method ? [receiverOf(n), ...argumentsOf(n)] : argumentsOf(n)).map(engineNode);
+  const before = m.before;
+  const sized = m.sized!;
+  const skip = m.namespaced === true;
+  const count = operands.length - (skip ? 1 : 0);
+  return (ev, ast, ctx) => {
+    if (before !== 0) charge(before);
+    const values = new Array<unknown>(operands.length);
+    let failed: unknown;
+    for (let i = operands.length - 1; i >= 0; i--) {
+      try {
+        values[i] = ev.run(operands[i]!, ctx);
+      } catch (e) {
+        if (count > 2) throw e;
+        failed ??= e;
+      }
+    }
+    if (failed !== undefined) {
+      charge(1);
+      throw failed;
+    }
+    charge(sized(skip ? values.slice(1) : values));
+    const handle = (ast as unknown as InternalNode).handle!;
+    return method ? handle(values, ev, ast) : handle(values, ast, ev);
+  };
+}
+
+/** A method call's receiver (`rcall` args: name, receiver, arguments). */
+function receiverOf(n: InternalNode): InternalNode {
+  return (n.args as [string, InternalNode, InternalNode[]])[1];
+}
+
+/** A call's arguments (`call` args: name, arguments; `rcall`: name, receiver, arguments). */
+function argumentsOf(n: InternalNode): InternalNode[] {
+  return n.op === "rcall"
+    ? (n.args as [string, InternalNode, InternalNode[]])[2]
+    : (n.args as [string, InternalNode[]])[1];
+}
+
+function chargeBefore(n: InternalNode, cost: number): void {
+  if (cost === 0) return;
+  const inner = currentEvaluate(n);
+  overrideEvaluate(n, (ev, ast, ctx) => {
+    charge(cost);
+    return inner(ev, ast, ctx);
+  });
+}
+
+/** cel-go's per-iteration charges of a comprehension, on the engine's expansion of the macro. */
+function meterComprehension(n: InternalNode, it: NonNullable<NodeMeter["iteration"]>): void {
+  const args = n.meta.alternate!.args as ComprehensionArgs;
+  const condition = args.condition;
+  if (condition !== undefined && it.condition !== 0) {
+    const c = it.condition;
+    args.condition = (accu) => {
+      charge(c);
+      return condition(accu);
+    };
+  }
+  const step = args.step;
+  chargeBefore(step, it.step);
+  const branch = step.op === "?:" ? (step.args as InternalNode[])[1] : step;
+  if (branch?.op === "accuPush") chargeBefore(branch, it.push);
+  if (branch?.op === "accuInc") chargeBefore(branch, it.increment);
+}
+
+/**
+ * Installs the runtime charges of a checked program (cel-go's runtime cost tracker) and cel-go's `||`/`&&` and
+ * Kubernetes' list `==`/`+` (which evaluate their operands themselves). Nodes without a meter are charged by an
+ * ancestor's `before`. Returns the root's charge, which the evaluation makes up front. Call after the type check.
+ */
+export function installMeters(
+  root: SyntaxNode,
+  meters: ReadonlyMap<SyntaxNode, NodeMeter>,
+  listHooks: ListOperatorHooks,
+): InstalledMeters {
+  const visit = (node: SyntaxNode, isRoot: boolean): void => {
+    const n = internal(node);
+    const found = meters.get(node);
+    // The root's `before` is charged up front by evaluateMetered.
+    const m = isRoot && found !== undefined ? { ...found, before: 0 } : found;
+    const op = n.op;
+    const listOperator =
+      (op === "==" || op === "!=" || op === "+") &&
+      checkedTypeName((n.args as SyntaxNode[])[0]!)?.startsWith("list<") === true;
+    const binary = node.op !== "call" && node.op !== "rcall";
+    if (op === "||" || op === "&&") overrideEvaluate(n, logicalEvaluate(n, m));
+    else if (listOperator || (m?.sized !== undefined && binary)) {
+      overrideEvaluate(n, binaryEvaluate(n, m, listOperator ? listHooks : undefined));
+    } else if (m?.sized !== undefined) overrideEvaluate(n, callEvaluate(n, m));
+    else if (m !== undefined) {
+      if (m.whenPresent !== undefined) meterPresence(n, m.whenPresent);
+      chargeBefore(n, m.before);
+    }
+    if (m?.iteration !== undefined) meterComprehension(n, m.iteration);
+    for (const c of syntaxChildren(node)) visit(c, false);
+  };
+  visit(root, true);
+  return { rootCost: meters.get(root)?.before ?? 0 };
+}
+
+function meterPresence(n: InternalNode, cost: number): void {
+  const inner = currentEvaluate(n);
+  overrideEvaluate(n, (ev, ast, ctx) => {
+    const v = inner(ev, ast, ctx);
+    if (v instanceof Optional && v.hasValue()) charge(cost);
+    return v;
+  });
+}
+
+/**
+ * Adds a library function's own runtime cost to the evaluation in progress (cel-go's CallCost: an authorization
+ * check costs 350,000 beyond its call node). Throws CostLimitExceeded past the limit.
+ */
+export function chargeRuntimeCost(cost: number): void {
+  charge(cost);
+}
+
+/** The outcome of a metered evaluation that stayed within its limit: a value or an error, and the cost spent. */
+export type MeteredOutcome = { value: unknown; cost: number } | { error: unknown; cost: number };
+
+/**
+ * Evaluates a program with a cost limit, starting from `initialCost` (the root's charge, see installMeters).
+ * Throws CostLimitExceeded past the limit; an evaluation error is returned with the cost spent until then (the API
+ * server charges it to the budget). A cost error inside `||`, `&&` or a comprehension is absorbed by the engine
+ * like any error, so the limit is checked again after the evaluation.
+ */
 export function evaluateMetered(
   program: EngineProgram,
   activation: Readonly<Record<string, unknown>>,
   limit: number,
-): { value: unknown; cost: number } {
-  installMeter();
-  const saved = { active: meter.active, cost: meter.cost, limit: meter.limit };
-  meter.active = true;
-  meter.cost = 0;
+  initialCost = 0,
+): MeteredOutcome {
+  const savedCost = meter.cost;
+  const savedLimit = meter.limit;
+  meter.cost = initialCost;
   meter.limit = limit;
   try {
+    if (initialCost > limit) throw new CostLimitExceeded(initialCost);
     const value: unknown = program(activation);
-    if (meter.cost > limit) throw new CostLimitExceeded();
+    if (meter.cost > limit) throw new CostLimitExceeded(meter.cost);
     return { value, cost: meter.cost };
   } catch (e) {
-    if (meter.cost > limit) throw new CostLimitExceeded();
-    throw e;
+    if (meter.cost > limit || e instanceof CostLimitExceeded) throw new CostLimitExceeded(meter.cost);
+    return { error: e, cost: meter.cost };
   } finally {
-    meter.active = saved.active;
-    meter.cost = saved.cost;
-    meter.limit = saved.limit;
+    meter.cost = savedCost;
+    meter.limit = savedLimit;
   }
 }

@@ -13,6 +13,7 @@
 
 import type { CostContext } from "./cost/estimate.js";
 import type { CallCostEstimator } from "./cost/operand.js";
+import type { RuntimeCallCost, RuntimeCostContext } from "./cost/runtime.js";
 import type { Decl } from "./cost/schema-sizes.js";
 import { type EngineEnvironment, newEnvironment } from "./engine.js";
 import { CORE_LIBRARY } from "./libraries/core.js";
@@ -67,6 +68,7 @@ interface LibrarySet {
   readonly originalNames: ReadonlyMap<string, string>;
   readonly callCosts: ReadonlyMap<string, readonly CallCostEstimator[]>;
   readonly overrides: ReadonlyMap<string, LibraryOverride>;
+  readonly runtime: RuntimeCostContext;
 }
 
 /** A CEL environment (see the module comment). Make one with createCelEnvironment. */
@@ -81,6 +83,8 @@ export interface CelEnvironment {
   readonly overrides: ReadonlyMap<string, LibraryOverride>;
   /** What the cost estimator needs from this environment. */
   readonly cost: CostContext;
+  /** What the runtime costs need from this environment (its libraries' runtime costs). */
+  readonly runtimeCost: RuntimeCostContext;
   /**
    * A child environment: this one's libraries, types and variables, plus `declarations`. A variable may not be
    * declared again.
@@ -94,6 +98,7 @@ class Environment implements CelEnvironment {
   readonly renames: Readonly<Record<string, string>>;
   readonly overrides: ReadonlyMap<string, LibraryOverride>;
   readonly cost: CostContext;
+  readonly runtimeCost: RuntimeCostContext;
 
   constructor(
     private readonly librarySet: LibrarySet,
@@ -114,6 +119,7 @@ class Environment implements CelEnvironment {
       originalNames: librarySet.originalNames,
       callCosts: librarySet.callCosts,
     };
+    this.runtimeCost = librarySet.runtime;
   }
 
   extend(declarations: CelDeclarations): CelEnvironment {
@@ -162,6 +168,12 @@ function declare(env: EngineEnvironment, declarations: CelDeclarations): void {
 
 const librarySets: LibrarySet[] = [];
 
+function addTo<T>(byName: Map<string, T[]>, name: string, item: T): void {
+  const list = byName.get(name) ?? [];
+  list.push(item);
+  byName.set(name, list);
+}
+
 /** The shared base of a list of libraries: built once, frozen by its first child (the engine's clone). */
 function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
   const hit = librarySets.find(
@@ -173,6 +185,7 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
   const renames: Record<string, string> = {};
   const callCosts = new Map<string, CallCostEstimator[]>();
   const overrides = new Map<string, LibraryOverride>();
+  const runtimeCosts = new Map<string, RuntimeCallCost[]>();
   for (const library of all) {
     library.register(base);
     for (const [from, to] of Object.entries(library.renames ?? {})) {
@@ -185,11 +198,8 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
       if (overrides.has(name)) throw new Error(`CEL library ${library.name}: ${name} is already overridden`);
       overrides.set(name, override);
     }
-    for (const [fn, estimate] of Object.entries(library.callCosts ?? {})) {
-      const list = callCosts.get(fn) ?? [];
-      list.push(estimate);
-      callCosts.set(fn, list);
-    }
+    for (const [fn, estimate] of Object.entries(library.callCosts ?? {})) addTo(callCosts, fn, estimate);
+    for (const [fn, cost] of Object.entries(library.runtimeCosts ?? {})) addTo(runtimeCosts, fn, cost);
   }
   const originalNames = new Map(Object.entries(renames).map(([from, to]) => [to, from.replace(/^global:/, "")]));
   const set: LibrarySet = {
@@ -199,6 +209,7 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
     originalNames,
     callCosts,
     overrides,
+    runtime: { originalNames, runtimeCosts },
   };
   librarySets.push(set);
   return set;

@@ -13,23 +13,25 @@
  * 5. rename built-ins the libraries replace (Go-exact versions of `matches`, `lowerAscii`, …);
  * 6. type-check, and compare the output type with the expected one;
  * 7. estimate the cost (cost/estimate.ts);
- * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), give
- *    `||`/`&&` cel-go's error order and `==`/`+` on lists Kubernetes' list-type semantics.
+ * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), the
+ *    runtime charges (cost/runtime.ts), cel-go's `||`/`&&` error order and Kubernetes' list-type semantics of
+ *    `==`/`+` on lists.
  *
- * Evaluating runs the program with a cost limit (cel-go's runtime cost, engine.ts) and words errors as cel-go does.
+ * Evaluating runs the program with a cost limit (cel-go's runtime cost as the API server tracks it) and words errors
+ * as cel-go does.
  */
 import { estimateCost } from "./cost/estimate.js";
 import type { CostEstimate } from "./cost/range.js";
+import { runtimeMeters } from "./cost/runtime.js";
 import {
   allowNullVariables,
-  applyCelGoLogicalOperators,
-  applyListOperators,
   CostLimitExceeded,
   checkedTypeName,
   declaredFunctionNames,
   type EngineProgram,
   errorRange,
   evaluateMetered,
+  installMeters,
   overrideHandlers,
   parseExpression,
   referencesIdentifier,
@@ -53,6 +55,8 @@ export interface CelProgram {
   readonly syntax: SyntaxNode;
   /** The engine's program. */
   readonly engine: EngineProgram;
+  /** The runtime cost every evaluation starts with (charged before anything runs). */
+  readonly rootCost: number;
 }
 
 export interface CompileOptions {
@@ -260,10 +264,9 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   }
   const cost = estimateCost(syntax, env.cost);
   applyOverrides(syntax, env.overrides);
-  applyCelGoLogicalOperators(syntax);
-  applyListOperators(syntax, KUBERNETES_LIST_OPERATORS);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
-  return { kind: "compiled", program: { syntax, engine: program }, outputType, cost };
+  const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
+  return { kind: "compiled", program: { syntax, engine: program, rootCost }, outputType, cost };
 }
 
 /** Whether a compiled expression uses the variable `name` (e.g. `oldSelf`, which decides when a rule runs). */
@@ -278,8 +281,8 @@ export function usesVariable(program: CelProgram, name: string): boolean {
  */
 export type EvaluationResult =
   | { kind: "value"; value: unknown; cost: number }
-  | { kind: "error"; message: string; noSuchOverload: boolean }
-  | { kind: "cost-limit-exceeded" };
+  | { kind: "error"; message: string; noSuchOverload: boolean; cost: number }
+  | { kind: "cost-limit-exceeded"; cost: number };
 
 /**
  * Evaluates a compiled expression with the variables of `activation` (CEL values: int as bigint, double as number,
@@ -292,10 +295,11 @@ export function evaluate(
   costLimit: number,
 ): EvaluationResult {
   try {
-    const { value, cost } = evaluateMetered(program.engine, activation, costLimit);
-    return { kind: "value", value, cost };
+    const r = evaluateMetered(program.engine, activation, costLimit, program.rootCost);
+    if ("error" in r) return { kind: "error", ...runtimeErrorText(r.error), cost: r.cost };
+    return { kind: "value", value: r.value, cost: r.cost };
   } catch (e) {
-    if (e instanceof CostLimitExceeded) return { kind: "cost-limit-exceeded" };
-    return { kind: "error", ...runtimeErrorText(e) };
+    if (e instanceof CostLimitExceeded) return { kind: "cost-limit-exceeded", cost: e.cost };
+    return { kind: "error", ...runtimeErrorText(e), cost: 0 };
   }
 }

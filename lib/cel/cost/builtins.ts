@@ -1,10 +1,13 @@
 /**
- * cel-go's estimates of its standard functions (checker/cost.go functionCost): the size-dependent string, bytes and
- * list operations. Library functions carry their own estimates (the `callCosts` of ../libraries/*).
+ * cel-go's costs of its standard functions, static (checker/cost.go functionCost) and at run time
+ * (interpreter/runtimecost.go costCall): the size-dependent string, bytes and list operations. Library functions
+ * carry their own (the `callCosts` and `runtimeCosts` of ../libraries/*).
  */
 import { type CallEstimate, type CostOperand, comparisonCost, sizeOf } from "./operand.js";
 import { add, byFactor, mul, mulU, ONE, type Range, REGEX_LENGTH, STRING_TRAVERSAL, union } from "./range.js";
+import type { CallShape, RuntimeCharge } from "./runtime.js";
 import { isVariableSized, type Kind } from "./type-names.js";
+import { actualSize, ceilFactor, comparisonCharge } from "./value-size.js";
 
 /** The string's traversal times the pattern's length factor (cel-go `matches`, Kubernetes `find`/`findAll`). */
 export function matchCost(target: CostOperand, pattern: CostOperand): Range {
@@ -84,6 +87,69 @@ export function builtinCallCost(
       const c = comparisonCost(l, r);
       return { cost: !isVariableSized(lk) && !isVariableSized(rk) ? union(c, ONE) : c };
     }
+  }
+  return undefined;
+}
+
+// Runtime charges (interpreter/runtimecost.go costCall): they apply only when the checker resolved the call to one
+// overload (cel-go keys them by overload id, which is empty for a call with several candidate overloads).
+
+/** Types whose values all have size 1 (cel-go: not a `traits.Sizer`). */
+const UNSIZED: ReadonlySet<Kind> = new Set(["bool", "int", "uint", "double", "null", "timestamp", "duration", "type"]);
+
+/** Whether a comparison or `+` of two operands resolves to the overload of `kind` (string or bytes) only. */
+function onlyOverloadOf(kind: Kind, shape: CallShape): boolean {
+  const [l, r] = shape.args;
+  if (l === undefined || r === undefined) return false;
+  const fits = (k: Kind) => k === kind || k === "dyn";
+  return fits(l.kind) && fits(r.kind) && (l.kind === kind || r.kind === kind);
+}
+
+const sizeOfFirst: RuntimeCharge = (ops) => ceilFactor(actualSize(ops[0]), STRING_TRAVERSAL);
+
+/** cel-go's runtime charge of a standard function, when it is not the default 1. */
+export function builtinRuntimeCharge(fn: string, shape: CallShape): RuntimeCharge | undefined {
+  const { target, args } = shape;
+  switch (fn) {
+    case "startsWith":
+    case "endsWith":
+    case "format":
+      // the receiver's traversal (at run time args[0] is the receiver)
+      return target !== undefined && args.length === 1 ? sizeOfFirst : undefined;
+    case "strings.quote":
+      return args.length === 1 ? sizeOfFirst : undefined;
+    case "bytes":
+      return target === undefined && args[0]?.kind === "string" ? sizeOfFirst : undefined;
+    case "string":
+      return target === undefined && args[0]?.kind === "bytes" ? sizeOfFirst : undefined;
+    case "matches":
+      // `s.matches(re)` only: the global matches() has its own overload id, which cel-go does not size
+      return target !== undefined && args.length === 1
+        ? (ops) => Math.ceil((1 + actualSize(ops[0])) * STRING_TRAVERSAL) * Math.ceil(actualSize(ops[1]) * REGEX_LENGTH)
+        : undefined;
+    case "contains":
+      return target !== undefined && args.length === 1 && (target.kind === "string" || target.kind === "dyn")
+        ? (ops) => ceilFactor(actualSize(ops[0]), STRING_TRAVERSAL) * ceilFactor(actualSize(ops[1]), STRING_TRAVERSAL)
+        : undefined;
+    case "@in":
+      return args[1]?.kind === "list" ? (ops) => actualSize(ops[1]) : undefined;
+    case "_==_":
+    case "_!=_": {
+      const [l, r] = args;
+      if (l !== undefined && r !== undefined && UNSIZED.has(l.kind) && UNSIZED.has(r.kind)) return undefined;
+      return (ops) => comparisonCharge(ops[0], ops[1]);
+    }
+    case "_<_":
+    case "_<=_":
+    case "_>_":
+    case "_>=_":
+      return onlyOverloadOf("string", shape) || onlyOverloadOf("bytes", shape)
+        ? (ops) => comparisonCharge(ops[0], ops[1])
+        : undefined;
+    case "_+_":
+      return onlyOverloadOf("string", shape) || onlyOverloadOf("bytes", shape)
+        ? (ops) => ceilFactor(actualSize(ops[0]) + actualSize(ops[1]), STRING_TRAVERSAL)
+        : undefined;
   }
   return undefined;
 }

@@ -15,6 +15,7 @@ import {
   withType,
 } from "../../field/error.js";
 import { childOf, indexOf, keyOf, type Path } from "../../field/path.js";
+import { goQuote } from "../../go/strconv.js";
 import { correlatedEqual, deepEqualJson } from "../../schema/equality.js";
 import type { SchemaNode } from "../../schema/structural.js";
 import { Optional } from "../engine.js";
@@ -137,6 +138,14 @@ function evaluateNode(
     }
     if (budget.stopped) return;
     const r = evaluate(rule.program, activation, PER_CALL_LIMIT);
+    // The API server charges the cost first (also of an evaluation that failed or was cancelled at the per-call
+    // limit, with what it had spent), then looks at the outcome.
+    if (r.cost > budget.remaining) {
+      out.errors.push(costError(rules, rule, path, ctx, "budget"));
+      budget.stopped = true;
+      return;
+    }
+    budget.remaining -= r.cost;
     if (r.kind === "cost-limit-exceeded") {
       out.errors.push(costError(rules, rule, path, ctx, "call"));
       budget.stopped = true;
@@ -146,17 +155,11 @@ function evaluateNode(
       out.errors.push(runtimeError(r, rule, rules, path, ctx));
       continue;
     }
-    budget.remaining -= r.cost;
     const result = r.value;
-    if (budget.remaining < 0) {
-      out.errors.push(costError(rules, rule, path, ctx, "budget"));
-      budget.stopped = true;
-      return;
-    }
     if (result === true) continue;
     const err = failure(rule, activation, hasOld ? oldSelf : undefined, value, isScalar, path, ctx, budget);
-    if (err === undefined) {
-      out.errors.push(costError(rules, rule, path, ctx, "messageBudget"));
+    if (typeof err === "string") {
+      out.errors.push(costError(rules, rule, path, ctx, err));
       budget.stopped = true;
       return;
     }
@@ -185,7 +188,7 @@ function failure(
   path: Path | null,
   ctx: ErrorContext,
   budget: Budget,
-): FieldError | undefined {
+): FieldError | "messageBudget" | "messageCall" {
   let detail = rule.staticMessage;
   if (rule.messageProgram !== undefined) {
     const msgActivation: Record<string, unknown> = { self: activation.self };
@@ -193,12 +196,14 @@ function failure(
     if (rule.optionalOldSelf) {
       if (oldSelf !== undefined) msgActivation.oldSelf = oldSelf;
     } else if (activation.oldSelf !== undefined) msgActivation.oldSelf = activation.oldSelf;
-    const r = evaluate(rule.messageProgram, msgActivation, Math.min(PER_CALL_LIMIT, Math.max(budget.remaining, 0)));
-    // Over the budget: evaluation stops. Any other error falls back to the static message, as the API server
-    // does (it only logs the error).
-    if (r.kind === "cost-limit-exceeded") return undefined;
+    const r = evaluate(rule.messageProgram, msgActivation, PER_CALL_LIMIT);
+    // Over the budget (also when cancelled at the per-call limit with more than the budget spent) or cancelled:
+    // evaluation stops. Any other error falls back to the static message, as the API server does (it only logs
+    // the error), and its cost is charged.
+    if (r.cost > budget.remaining) return "messageBudget";
+    if (r.kind === "cost-limit-exceeded") return "messageCall";
+    budget.remaining -= r.cost;
     if (r.kind === "value") {
-      budget.remaining -= r.cost;
       const m = r.value;
       if (typeof m === "string") {
         const t = m.trim();
@@ -231,20 +236,28 @@ function runtimeError(
   return err;
 }
 
+/** The API server's texts when a rule or its messageExpression runs past the per-call limit or the budget. */
+const COST_ERROR_TEXTS: Readonly<
+  Record<"call" | "budget" | "messageBudget" | "messageCall", (r: CompiledRule) => string>
+> = {
+  call: (r) =>
+    `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${r.ruleErrorString}`,
+  budget: () => "validation failed due to running out of cost budget, no further validation rules will be run",
+  messageBudget: () =>
+    "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run",
+  messageCall: (r) =>
+    `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(r.source.messageExpression ?? "")}`,
+};
+
 function costError(
   rules: NodeRules,
   rule: CompiledRule,
   path: Path | null,
   ctx: ErrorContext,
-  kind: "call" | "budget" | "messageBudget",
+  kind: "call" | "budget" | "messageBudget" | "messageCall",
 ): FieldError {
   const c: ErrorContext = { ...ctx, source: { ...ctx.source, rule: rule.source.rule }, origin: "cel" };
-  const detail =
-    kind === "call"
-      ? `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule.ruleErrorString}`
-      : kind === "budget"
-        ? "validation failed due to running out of cost budget, no further validation rules will be run"
-        : "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run";
+  const detail = COST_ERROR_TEXTS[kind](rule);
   const err = invalid(path, rules.selfType.schemaTypeName, detail, c);
   err.evaluationError = true;
   return err;

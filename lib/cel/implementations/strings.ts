@@ -76,30 +76,56 @@ export function charAt(s: string, i: bigint): string {
   return i === BigInt(r.length) ? "" : r[Number(i)]!;
 }
 
-function matchesAt(r: string[], sub: string[], i: number): boolean {
-  for (let j = 0; j < sub.length; j++) if (r[i + j] !== sub[j]) return false;
-  return true;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The code points of a string (a lone surrogate is one), as numbers. */
+function codePoints(s: string): Uint32Array {
+  const out = new Uint32Array(s.length);
+  let n = 0;
+  for (const c of s) out[n++] = c.codePointAt(0)!;
+  return out.subarray(0, n);
+}
+
+/**
+ * The first index at or after `from` where `pat` occurs in `text` (Knuth–Morris–Pratt: linear in both sizes, where
+ * cel-go's comparison at every position is quadratic in the worst case; the answer is the same), or -1.
+ */
+function findCodePoints(text: Uint32Array, pat: Uint32Array, from: number): number {
+  const m = pat.length;
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && pat[i] !== pat[k]) k = fail[k - 1]!;
+    if (pat[i] === pat[k]) k++;
+    fail[i] = k;
+  }
+  for (let i = from, k = 0; i < text.length; i++) {
+    while (k > 0 && text[i] !== pat[k]) k = fail[k - 1]!;
+    if (text[i] === pat[k]) k++;
+    if (k === m) return i - m + 1;
+  }
+  return -1;
 }
 
 /** `s.indexOf(sub[, offset])` in code points; `-1` when absent or when `offset` is past the end. */
 export function indexOf(s: string, sub: string, offset = 0n): bigint {
   if (sub === "") return offset;
   if (offset < 0n) throw outOfRange(offset);
-  const r = runes(s);
-  const subr = runes(sub);
-  if (offset >= BigInt(r.length)) return -1n;
-  for (let i = Number(offset); i < r.length - (subr.length - 1); i++) {
-    if (matchesAt(r, subr, i)) return BigInt(i);
+  if (!SURROGATE.test(s) && !SURROGATE.test(sub)) {
+    // Code points are UTF-16 units: the engine's search (linear) gives the same index.
+    return offset >= BigInt(s.length) ? -1n : BigInt(s.indexOf(sub, Number(offset)));
   }
-  return -1n;
+  const r = codePoints(s);
+  if (offset >= BigInt(r.length)) return -1n;
+  return BigInt(findCodePoints(r, codePoints(sub), Number(offset)));
 }
 
 /**
  * `s.lastIndexOf(sub[, offset])` in code points: the last match starting at or before `offset`
- * (default: the last code point; `size(s)` for an empty `sub`).
+ * (default: the last code point; `size(s)` for an empty `sub`). Searched forward in the reversed
+ * strings, in linear time.
  */
 export function lastIndexOf(s: string, sub: string, offset?: bigint): bigint {
-  const r = runes(s);
+  const r = codePoints(s);
   if (offset === undefined) {
     if (sub === "") return BigInt(r.length);
     offset = BigInt(r.length - 1);
@@ -107,13 +133,12 @@ export function lastIndexOf(s: string, sub: string, offset?: bigint): bigint {
   if (sub === "") return offset;
   if (offset < 0n) throw outOfRange(offset);
   if (offset >= BigInt(r.length)) return -1n;
-  const subr = runes(sub);
+  const subr = codePoints(sub);
   let off = Number(offset);
   if (off > r.length - subr.length) off = r.length - subr.length;
-  for (let i = off; i >= 0; i--) {
-    if (matchesAt(r, subr, i)) return BigInt(i);
-  }
-  return -1n;
+  if (off < 0) return -1n;
+  const p = findCodePoints(r.slice().reverse(), subr.slice().reverse(), r.length - subr.length - off);
+  return p < 0 ? -1n : BigInt(r.length - subr.length - p);
 }
 
 /** `s.lowerAscii()`: only A–Z change. */
@@ -132,13 +157,10 @@ export function replace(s: string, oldStr: string, newStr: string, n = -1n): str
   if (oldStr === "") {
     const r = runes(s);
     const m = BigInt(r.length + 1);
-    const count = n < 0n || m < n ? m : n;
-    let out = "";
-    for (let i = 0n; i < count; i++) {
-      out += newStr;
-      if (i < BigInt(r.length)) out += r[Number(i)];
-    }
-    return out + r.slice(Number(count)).join("");
+    const count = Number(n < 0n || m < n ? m : n);
+    // `newStr` before each of the first `count` code points (and after the last one when count is size + 1).
+    if (count > r.length) return r.length === 0 ? newStr : newStr + r.join(newStr) + newStr;
+    return newStr + r.slice(0, count).join(newStr) + r.slice(count).join("");
   }
   let out = "";
   let start = 0;

@@ -1,6 +1,8 @@
 /** The Kubernetes CIDR library (apiserver pkg/cel/library/cidr.go, Kubernetes 1.30+). */
 import { type CallCostEstimator, constantCost, parseCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
 import { add, byFactor, ONE, type Range, STRING_TRAVERSAL } from "../cost/range.js";
+import { always, firstOperandTraversal, type RuntimeCharge } from "../cost/runtime.js";
+import { actualSize } from "../cost/value-size.js";
 import type { EngineRegistrar } from "../engine.js";
 import { CIDR, isCIDR, parseCIDR } from "../implementations/cidr.js";
 import type { IPAddress } from "../implementations/ip.js";
@@ -54,6 +56,20 @@ function containsCost(isCidr: boolean): CallCostEstimator {
   };
 }
 
+/**
+ * Kubernetes' CallCost of `containsIP` / `containsCIDR`: comparing addresses up to the CIDR's size (a CIDR value
+ * has size 1), masking for a CIDR argument, and parsing a string argument.
+ */
+function containsCharge(isCidr: boolean, parses: boolean): RuntimeCharge {
+  return (ops) => {
+    const cidrSize = actualSize(ops[0]);
+    let cost = Math.ceil((cidrSize + cidrSize) * STRING_TRAVERSAL);
+    if (isCidr) cost += Math.ceil(cidrSize * STRING_TRAVERSAL) + 1;
+    if (parses) cost += Math.ceil(actualSize(ops[1]) * STRING_TRAVERSAL);
+    return cost;
+  };
+}
+
 export const CIDR_LIBRARY: CelLibrary = {
   name: "cidr",
   register,
@@ -65,5 +81,11 @@ export const CIDR_LIBRARY: CelLibrary = {
     masked: constantCost,
     prefixLength: constantCost,
     "_==_": typedEqualityCost(CIDR_T, constantCost),
+  },
+  runtimeCosts: {
+    cidr: always(firstOperandTraversal(1)),
+    isCIDR: always(firstOperandTraversal(1)),
+    containsIP: (call) => containsCharge(false, call.args[0]?.kind === "string"),
+    containsCIDR: (call) => containsCharge(true, call.args[0]?.kind === "string"),
   },
 };

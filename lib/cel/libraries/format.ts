@@ -4,6 +4,8 @@
  */
 import { constantCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
 import { byFactor, REGEX_LENGTH, STRING_TRAVERSAL } from "../cost/range.js";
+import type { RuntimeCharge } from "../cost/runtime.js";
+import { actualSize } from "../cost/value-size.js";
 import { type EngineRegistrar, Optional } from "../engine.js";
 import { NAMED_FORMATS, NamedFormat, namedFormat } from "../implementations/format.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -39,6 +41,33 @@ function register(env: EngineRegistrar): void {
   );
 }
 
+/**
+ * apiserver's `Format.MaxRegexSize` of each named format (by its Go name): the regular expression length its
+ * runtime cost assumes. A format without one has 0 (Go's zero value).
+ */
+const MAX_REGEX_SIZE: Readonly<Record<string, number>> = {
+  DNS1123Label: 30,
+  DNS1123Subdomain: 60,
+  DNS1035Label: 30,
+  QualifiedName: 60,
+  DNS1123LabelPrefix: 30,
+  DNS1123SubdomainPrefix: 60,
+  DNS1035LabelPrefix: 30,
+  LabelValue: 40,
+  URI: 1103,
+  uuid: 70,
+  byte: 84,
+  date: 71,
+  datetime: 71,
+};
+
+/** Kubernetes' CallCost of `f.validate(s)`: the string's traversal (plus 1) times the format's regex factor. */
+const validateCharge: RuntimeCharge = (ops) => {
+  const f = ops[0];
+  const regexSize = f instanceof NamedFormat ? (MAX_REGEX_SIZE[f.name] ?? 0) : 0;
+  return Math.ceil((1 + actualSize(ops[1])) * STRING_TRAVERSAL) * Math.ceil(regexSize * REGEX_LENGTH);
+};
+
 export const FORMAT_LIBRARY: CelLibrary = {
   name: "format",
   register,
@@ -53,5 +82,8 @@ export const FORMAT_LIBRARY: CelLibrary = {
     "_==_": typedEqualityCost(FORMAT_T, () => ({
       cost: byFactor({ min: 1, max: MAX_FORMAT_SIZE }, STRING_TRAVERSAL),
     })),
+  },
+  runtimeCosts: {
+    validate: () => validateCharge,
   },
 };

@@ -2,6 +2,7 @@
 
 import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
 import { ONE, STRING_TRAVERSAL } from "../cost/range.js";
+import { always, firstOperandTraversal } from "../cost/runtime.js";
 import type { EngineRegistrar } from "../engine.js";
 import { IPAddress, ipIsCanonical, isIP, parseIP } from "../implementations/ip.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -54,5 +55,11 @@ export const IP_LIBRARY: CelLibrary = {
     isLinkLocalUnicast: constantCost,
     isGlobalUnicast: constantCost,
     "_==_": typedEqualityCost(IP_TYPE, constantCost),
+  },
+  // Kubernetes' CallCost: parsing traverses the string (twice for ip.isCanonical); `cidr.ip()` is 1 (the CIDR's size).
+  runtimeCosts: {
+    ip: always(firstOperandTraversal(1)),
+    isIP: always(firstOperandTraversal(1)),
+    "ip.isCanonical": always(firstOperandTraversal(2)),
   },
 };

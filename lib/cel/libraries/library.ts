@@ -5,7 +5,8 @@
  * - the declarations it adds to an environment (types, constants, functions and operators, with their signatures),
  *   wired to implementations in ../implementations/ (engine-independent, Go-exact values and functions);
  * - the engine built-ins it replaces (`renames`: the method is renamed in the syntax tree before the type check);
- * - the static cost estimates of its functions (`callCosts`, Kubernetes' `EstimateCallCost` and cel-go's).
+ * - the static cost estimates of its functions (`callCosts`, Kubernetes' `EstimateCallCost` and cel-go's) and
+ *   their runtime costs (`runtimeCosts`, Kubernetes' `CallCost` and cel-go's trackers).
  *
  * An environment is built from a list of libraries (../environment.ts). Adding a function touches its library file
  * and its implementation.
@@ -13,6 +14,7 @@
 
 import { QuantityError } from "../../objects/quantity.js";
 import type { CallCostEstimator } from "../cost/operand.js";
+import type { RuntimeCallCost } from "../cost/runtime.js";
 import { type EngineRegistrar, EvaluationError } from "../engine.js";
 import { LibraryError } from "../implementations/error.js";
 
@@ -37,6 +39,11 @@ export interface CelLibrary {
    * name: operators as `_+_`, `_==_`, `-_`; global functions by name (`int`); methods as `.name` (`.getHours`).
    */
   readonly overrides?: Readonly<Record<string, LibraryOverride>>;
+  /**
+   * Runtime costs by function name, as `callCosts` (Kubernetes' `CallCost`, cel-go's extension trackers): charged
+   * from the operands' sizes before the function runs. Functions without one cost cel-go's built-in charge or 1.
+   */
+  readonly runtimeCosts?: Readonly<Record<string, RuntimeCallCost>>;
 }
 
 /**

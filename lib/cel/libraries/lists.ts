@@ -5,6 +5,8 @@
  */
 import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from "../cost/operand.js";
 import { add, byFactor, fixed, mul, ONE, type Range, STRING_TRAVERSAL, U64, union } from "../cost/range.js";
+import { always, firstOperandTree, type RuntimeCharge } from "../cost/runtime.js";
+import { actualSize } from "../cost/value-size.js";
 import { type EngineRegistrar, Optional } from "../engine.js";
 import { celEquals } from "../equality.js";
 import { type CelLibrary, celError } from "./library.js";
@@ -96,6 +98,15 @@ export const LISTS_LIBRARY: CelLibrary = {
     indexOf: listFunctionCost,
     lastIndexOf: listFunctionCost,
   },
+  // Kubernetes' CallCost: one traversal of the receiver as a data tree (by name: a string receiver too).
+  runtimeCosts: {
+    isSorted: always(firstOperandTree),
+    sum: always(firstOperandTree),
+    max: always(firstOperandTree),
+    min: always(firstOperandTree),
+    indexOf: always(firstOperandTree),
+    lastIndexOf: always(firstOperandTree),
+  },
 };
 
 /** The `lists` namespace constant (`lists.range`). */
@@ -182,6 +193,43 @@ const sortCost: CallCostEstimator = (target, args) => {
   return allocatingListCost(2, squared);
 };
 
+// Runtime costs of the lists extension (cel-go ext/lists.go at version 3: its overload cost trackers). They are
+// computed from the operands before the call runs (cel-go computes them after, from the result where it uses one,
+// whose size is known in advance), so a list that would exceed the limit is never made.
+
+/** cel-go trackAllocatingListCall: `uint64(size × factor)` plus the call and the new list. */
+function allocatingListCharge(factor: number, size: number): number {
+  return Math.floor(size * factor) + 1 + LIST_CREATE_COST;
+}
+
+/** cel-go trackListSelfCompare (`distinct`, `sort`): the size squared × 2, plus 0.1 for string and bytes elements. */
+const selfCompareCharge: RuntimeCharge = (ops) => {
+  const l = ops[0] as readonly unknown[];
+  const sz = l.length;
+  if (sz === 0) return allocatingListCharge(2, 0);
+  const first = l[0];
+  const factor = typeof first === "string" || first instanceof Uint8Array ? 2 + STRING_TRAVERSAL : 2;
+  return allocatingListCharge(factor, sz * sz);
+};
+
+/** `l.slice(a, b)`: the result's size (an error result has size 1). */
+const sliceCharge: RuntimeCharge = (ops) => {
+  const n = BigInt((ops[0] as readonly unknown[]).length);
+  const [a, b] = [ops[1] as bigint, ops[2] as bigint];
+  return allocatingListCharge(1, a >= 0n && a <= b && b <= n ? Number(b - a) : 1);
+};
+
+/**
+ * `l.flatten([depth])`: the input's size × the depth. A negative depth fails, and cel-go's tracker converts the
+ * negative product to a huge uint64 (the limit is exceeded) unless the list is empty.
+ */
+const flattenCharge: RuntimeCharge = (ops) => {
+  const size = actualSize(ops[0]);
+  const depth = ops.length === 2 ? Number(ops[1] as bigint) : 1;
+  if (depth < 0 && size > 0) return U64;
+  return allocatingListCharge(depth, size);
+};
+
 export const LISTS_EXTENSION: CelLibrary = {
   name: "lists extension",
   register: registerListsExtension,
@@ -208,5 +256,13 @@ export const LISTS_EXTENSION: CelLibrary = {
       return allocatingListCost(2, mul(sz, sz));
     },
     sort: sortCost,
+  },
+  runtimeCosts: {
+    slice: always(sliceCharge),
+    "lists.range": always((ops) => allocatingListCharge(1, Math.max(0, Number(ops[0] as bigint)))),
+    reverse: always((ops) => allocatingListCharge(1, actualSize(ops[0]))),
+    flatten: always(flattenCharge),
+    distinct: always(selfCompareCharge),
+    sort: always(selfCompareCharge),
   },
 };

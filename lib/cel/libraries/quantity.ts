@@ -3,6 +3,7 @@
 import { isQuantity, parseQuantity, Quantity, quantitySign } from "../../objects/quantity.js";
 import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
 import { STRING_TRAVERSAL } from "../cost/range.js";
+import { always, firstOperandTraversal } from "../cost/runtime.js";
 import type { EngineRegistrar } from "../engine.js";
 import { type CelLibrary, libraryCall } from "./library.js";
 
@@ -68,6 +69,10 @@ function register(env: EngineRegistrar): void {
 export const QUANTITY_LIBRARY: CelLibrary = {
   name: "quantity",
   register,
+  runtimeCosts: {
+    quantity: always(firstOperandTraversal(1)),
+    isQuantity: always(firstOperandTraversal(1)),
+  },
   callCosts: {
     quantity: parseCost(STRING_TRAVERSAL),
     isQuantity: parseCost(STRING_TRAVERSAL),

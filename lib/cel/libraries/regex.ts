@@ -6,6 +6,9 @@
 import { compilePattern } from "../../go/regexp.js";
 import { matchCost } from "../cost/builtins.js";
 import { type CostOperand, sizeOf } from "../cost/operand.js";
+import { REGEX_LENGTH, STRING_TRAVERSAL } from "../cost/range.js";
+import type { RuntimeCharge } from "../cost/runtime.js";
+import { actualSize } from "../cost/value-size.js";
 import type { EngineRegistrar } from "../engine.js";
 import { type CelLibrary, celError } from "./library.js";
 
@@ -47,11 +50,19 @@ function findCost(target: CostOperand | undefined, args: readonly CostOperand[])
   return { cost: matchCost(target, args[0]!), resultSize: { min: 0, max: sizeOf(target).max } };
 }
 
+/** Kubernetes' runtime charge of `find` / `findAll`: the string's traversal (plus 1) times the pattern's factor. */
+const findCharge: RuntimeCharge = (ops) =>
+  Math.ceil((1 + actualSize(ops[0])) * STRING_TRAVERSAL) * Math.ceil(actualSize(ops[1]) * REGEX_LENGTH);
+
 export const REGEX_LIBRARY: CelLibrary = {
   name: "regex",
   register,
   callCosts: {
     find: findCost,
     findAll: findCost,
+  },
+  runtimeCosts: {
+    find: () => findCharge,
+    findAll: () => findCharge,
   },
 };

@@ -1,6 +1,7 @@
 /** The Kubernetes semver library (apiserver pkg/cel/library/semverlib.go, Kubernetes 1.33+). */
 import { constantCost, parseCost, typedEqualityCost } from "../cost/operand.js";
 import { STRING_TRAVERSAL } from "../cost/range.js";
+import { always, firstOperandTraversal } from "../cost/runtime.js";
 import type { EngineRegistrar } from "../engine.js";
 import { isSemver, parseSemver, Semver } from "../implementations/semver.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -37,6 +38,10 @@ function register(env: EngineRegistrar): void {
 export const SEMVER_LIBRARY: CelLibrary = {
   name: "semver",
   register,
+  runtimeCosts: {
+    semver: always(firstOperandTraversal(1)),
+    isSemver: always(firstOperandTraversal(1)),
+  },
   callCosts: {
     semver: parseCost(STRING_TRAVERSAL),
     isSemver: parseCost(STRING_TRAVERSAL),

@@ -1,6 +1,8 @@
 /** cel-go's sets extension (ext/sets.go): `sets.contains`, `sets.equivalent`, `sets.intersects`. */
 import { type CallCostEstimator, sizeOf } from "../cost/operand.js";
 import { add, byFactor, mul, ONE } from "../cost/range.js";
+import { always, type RuntimeCharge } from "../cost/runtime.js";
+import { actualSize } from "../cost/value-size.js";
 import type { EngineRegistrar } from "../engine.js";
 import { celEquals } from "../equality.js";
 import type { CelLibrary } from "./library.js";
@@ -35,6 +37,11 @@ function setsCost(factor: number): CallCostEstimator {
     args.length === 2 ? { cost: add(byFactor(mul(sizeOf(args[0]!), sizeOf(args[1]!)), factor), ONE) } : undefined;
 }
 
+/** cel-go trackSetsCost: 1 plus the product of the two sizes × the factor. */
+function setsCharge(factor: number): RuntimeCharge {
+  return (ops) => 1 + Math.floor(actualSize(ops[0]) * actualSize(ops[1]) * factor);
+}
+
 export const SETS_EXTENSION: CelLibrary = {
   name: "sets extension",
   register,
@@ -42,5 +49,10 @@ export const SETS_EXTENSION: CelLibrary = {
     "sets.contains": setsCost(1),
     "sets.intersects": setsCost(1),
     "sets.equivalent": setsCost(2),
+  },
+  runtimeCosts: {
+    "sets.contains": always(setsCharge(1)),
+    "sets.intersects": always(setsCharge(1)),
+    "sets.equivalent": always(setsCharge(2)),
   },
 };

@@ -6,6 +6,8 @@
  */
 import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from "../cost/operand.js";
 import { add, addU, byFactor, mul, mulU, type Range, STRING_TRAVERSAL, U64, ZERO } from "../cost/range.js";
+import { firstOperandTraversal, type RuntimeCharge } from "../cost/runtime.js";
+import { runeCount } from "../cost/value-size.js";
 import { type EngineRegistrar, runtimeTypeName, UnsignedInt } from "../engine.js";
 import * as strings from "../implementations/strings.js";
 import { Duration, durationNanos, goTimeOf } from "../time-values.js";
@@ -156,6 +158,20 @@ function joinCost(target: CostOperand | undefined, args: readonly CostOperand[])
   return { cost: byFactor(sz, STRING_TRAVERSAL), resultSize: sz };
 }
 
+// Runtime costs (Kubernetes' CallCost): traversals of the receiver, twice for replace and split; join traverses
+// twice the string it makes, whose size is known before making it.
+
+const receiverTraversal = firstOperandTraversal(1);
+const receiverTwice = firstOperandTraversal(2);
+
+const joinCharge: RuntimeCharge = (ops) => {
+  const list = ops[0] as readonly string[];
+  const sep = typeof ops[1] === "string" ? runeCount(ops[1]) : 0;
+  let size = list.length > 0 ? (list.length - 1) * sep : 0;
+  for (const s of list) size += runeCount(s);
+  return Math.ceil(size * 2 * STRING_TRAVERSAL);
+};
+
 export const STRINGS_LIBRARY: CelLibrary = {
   name: "strings",
   register,
@@ -193,5 +209,14 @@ export const STRINGS_LIBRARY: CelLibrary = {
         resultSize: { min: addU(sz.min, 2), max: addU(mulU(sz.max, 2), 2) },
       };
     },
+  },
+  runtimeCosts: {
+    lowerAscii: () => receiverTraversal,
+    upperAscii: () => receiverTraversal,
+    substring: () => receiverTraversal,
+    trim: () => receiverTraversal,
+    replace: () => receiverTwice,
+    split: () => receiverTwice,
+    join: () => joinCharge,
   },
 };

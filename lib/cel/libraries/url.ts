@@ -1,6 +1,7 @@
 /** The Kubernetes URL library (apiserver pkg/cel/library/urls.go): Go net/url semantics. */
 import { computeSize, constantCost, sizeOf, typedEqualityCost } from "../cost/operand.js";
 import { byFactor, ONE, STRING_TRAVERSAL } from "../cost/range.js";
+import { always, firstOperandTraversal } from "../cost/runtime.js";
 import type { EngineRegistrar } from "../engine.js";
 import { isURL, parseURLValue, URLValue } from "../implementations/url.js";
 import { type CelLibrary, libraryCall } from "./library.js";
@@ -29,6 +30,7 @@ function register(env: EngineRegistrar): void {
 export const URL_LIBRARY: CelLibrary = {
   name: "url",
   register,
+  runtimeCosts: { url: always(firstOperandTraversal(1)) },
   callCosts: {
     url: (_target, args) => {
       if (args.length !== 1) return undefined;

@@ -4,15 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  applyCelGoLogicalOperators,
   CostLimitExceeded,
   ENGINE_HANDLER,
   evaluateMetered,
+  installMeters,
   newEnvironment,
   overrideHandlers,
   referencesIdentifier,
   renameMethodCalls,
 } from "../../../../lib/cel/engine.js";
+import { KUBERNETES_LIST_OPERATORS } from "../../../../lib/cel/equality.js";
 import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
 
 /** Compiles and runs an expression in Kubernetes' base environment: its value, or the failure. */
@@ -42,23 +43,30 @@ describe("engine contract", () => {
     env.registerVariable("m", "map<string, int>");
     const program = env.parse("m['a'] > 0 || m['b'] > 0");
     expect(program.check().valid).toBe(true);
-    applyCelGoLogicalOperators(program.ast);
+    installMeters(program.ast, new Map(), KUBERNETES_LIST_OPERATORS);
     expect(() => program({ m: new Map() })).toThrow(/a/);
     expect(program({ m: new Map([["b", 1n]]) })).toBe(true);
   });
 
-  it("every node evaluation goes through the evaluator's run, which the meter counts", () => {
+  it("meters installed on nodes and a comprehension's loop condition charge each evaluation", () => {
     const env = newEnvironment();
     env.registerVariable("l", "list<int>");
     const program = env.parse("l.all(a, l.all(b, a + b >= -1))");
     expect(program.check().valid).toBe(true);
+    const outer = program.ast;
+    const inner = (outer.args as unknown as [string, unknown, [unknown, typeof outer]])[2][1];
+    const predicate = (inner.args as unknown as [string, unknown, [unknown, typeof outer]])[2][1];
+    const iteration = { condition: 2, step: 1, push: 0, increment: 0 };
+    const meters = new Map([
+      [outer, { before: 2, iteration }],
+      [inner, { before: 2, iteration }],
+      [predicate, { before: 4 }],
+    ]);
+    const { rootCost } = installMeters(outer, meters, KUBERNETES_LIST_OPERATORS);
     const l = Array.from({ length: 100 }, (_, i) => BigInt(i));
-    const { value, cost } = evaluateMetered(program, { l }, 1_000_000);
-    expect(value).toBe(true);
-    // cel-go charges 7 per inner iteration for this rule (spec/k8s-cel-semantics.md §6).
-    expect(cost).toBeGreaterThanOrEqual(7 * 100 * 100);
-    expect(cost).toBeLessThan(8 * 100 * 100);
-    expect(() => evaluateMetered(program, { l }, 10_000)).toThrow(CostLimitExceeded);
+    // cel-go: 7 per inner iteration, 5 more per outer iteration, 2 for the outer range and result.
+    expect(evaluateMetered(program, { l }, 1_000_000, rootCost)).toEqual({ value: true, cost: 7 * 100 * 100 + 502 });
+    expect(() => evaluateMetered(program, { l }, 10_000, rootCost)).toThrow(CostLimitExceeded);
   });
 
   it("the checker's handle of operator and call nodes can be replaced, the operands' evaluation staying the engine's", () => {

@@ -235,12 +235,13 @@ describe("evaluate", () => {
   });
 
   it.each([
-    { expr: "labels['nope'] == 'x'", message: "no such key: nope", noSuchOverload: false },
-    { expr: "limit / 0 == 1", message: "division by zero", noSuchOverload: false },
-    { expr: "params.a + 1 == 2", message: "no such overload", noSuchOverload: true },
-  ])("words a runtime error as cel-go does: $expr", ({ expr, message, noSuchOverload }) => {
+    // the cost spent until the error: cel-go still charges the operator whose operand failed
+    { expr: "labels['nope'] == 'x'", message: "no such key: nope", noSuchOverload: false, cost: 3 },
+    { expr: "limit / 0 == 1", message: "division by zero", noSuchOverload: false, cost: 3 },
+    { expr: "params.a + 1 == 2", message: "no such overload", noSuchOverload: true, cost: 4 },
+  ])("words a runtime error as cel-go does: $expr", ({ expr, message, noSuchOverload, cost }) => {
     const r = run(policyEnvironment(), expr, { labels: new Map(), limit: 1n, params: new Map([["a", "s"]]) });
-    expect(r).toEqual({ kind: "error", message, noSuchOverload });
+    expect(r).toEqual({ kind: "error", message, noSuchOverload, cost });
   });
 
   it("stops at the cost limit", () => {
@@ -251,7 +252,11 @@ describe("evaluate", () => {
     if (c.kind !== "compiled") throw new Error(c.message);
     const groups = Array.from({ length: 100 }, (_, i) => `g${i}`);
     const activation = { request: { ...request, user: { name: "a", groups } } };
-    expect(evaluate(c.program, activation, 1_000)).toEqual({ kind: "cost-limit-exceeded" });
+    // stopped at the first charge past the limit, with the cost spent then (the API server charges it)
+    const stopped = evaluate(c.program, activation, 1_000);
+    expect(stopped.kind).toBe("cost-limit-exceeded");
+    expect(stopped.cost).toBeGreaterThan(1_000);
+    expect(stopped.cost).toBeLessThan(1_020);
     expect(evaluate(c.program, activation, 1_000_000)).toMatchObject({ kind: "value", value: true });
   });
 
