@@ -69,14 +69,26 @@ function runes(s: string): string[] {
   return Array.from(s);
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * A string's code points as something indexable: the string itself when every code point is one UTF-16 unit (no
+ * copy, the common case), else its code points.
+ */
+function codePointView(s: string): string | string[] {
+  return SURROGATE.test(s) ? runes(s) : s;
+}
+
+function sliceView(r: string | string[], start: number, end?: number): string {
+  return typeof r === "string" ? r.slice(start, end) : r.slice(start, end).join("");
+}
+
 /** `s.charAt(i)`: the code point at `i`, `''` at the end, an error outside `[0, size]`. */
 export function charAt(s: string, i: bigint): string {
-  const r = runes(s);
+  const r = codePointView(s);
   if (i < 0n || i > BigInt(r.length)) throw outOfRange(i);
   return i === BigInt(r.length) ? "" : r[Number(i)]!;
 }
-
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The code points of a string (a lone surrogate is one), as numbers. */
 function codePoints(s: string): Uint32Array {
@@ -204,16 +216,16 @@ export function split(s: string, sep: string, n = -1n): string[] {
 
 /** `s.substring(start[, end])` in code points, with cel-go's range errors. */
 export function substring(s: string, start: bigint, end?: bigint): string {
-  const r = runes(s);
+  const r = codePointView(s);
   const l = BigInt(r.length);
   if (end === undefined) {
     if (start < 0n || start > l) throw outOfRange(start);
-    return r.slice(Number(start)).join("");
+    return sliceView(r, Number(start));
   }
   if (start > end) throw new LibraryError(`invalid substring range. start: ${start}, end: ${end}`);
   if (start < 0n || start > l) throw outOfRange(start);
   if (end < 0n || end > l) throw outOfRange(end);
-  return r.slice(Number(start), Number(end)).join("");
+  return sliceView(r, Number(start), Number(end));
 }
 
 /** Go `unicode.IsSpace`. */
