@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadBundle, type PolicySet } from "../../lib/index.js";
+import type { PolicySet } from "../../lib/index.js";
+import { widget, widgetBundle } from "../helpers/widget-crd.js";
 import { runs, SEED, timeout } from "./budget.js";
 
 /** Rules whose work depends on their operands' sizes, one library function (or two) each. */
@@ -72,35 +73,7 @@ function bundleFor(rule: string, bounded: boolean): Promise<PolicySet> {
   const key = `${bounded}:${rule}`;
   let b = bundles.get(key);
   if (b === undefined) {
-    const crd = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "widgets.demo.tollgate.dev" },
-      spec: {
-        group: "demo.tollgate.dev",
-        scope: "Namespaced",
-        names: { kind: "Widget", plural: "widgets", singular: "widget", listKind: "WidgetList" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: {
-                  apiVersion: { type: "string" },
-                  kind: { type: "string" },
-                  metadata: { type: "object" },
-                  spec: { type: "object", properties: properties(bounded), "x-kubernetes-validations": [{ rule }] },
-                },
-              },
-            },
-          },
-        ],
-      },
-    };
-    b = loadBundle([{ path: "crd.json", content: JSON.stringify(crd) }]);
+    b = widgetBundle(properties(bounded), [{ rule }]);
     bundles.set(key, b);
   }
   return b;
@@ -137,8 +110,7 @@ describe("CEL library calls with fuzzed operand sizes", () => {
           const refused = set.failures.filter((f) => f.severity === "error").map((f) => f.message);
           for (const m of refused) expect(m).toMatch(REFUSED);
           if (refused.length > 0) return;
-          const object = { apiVersion: "demo.tollgate.dev/v1", kind: "Widget", metadata: { name: "w" }, spec: s };
-          const v = set.validate({ operation: "CREATE", object });
+          const v = set.validate({ operation: "CREATE", object: widget(s) });
           for (const e of v.errors) {
             if (e.field === "spec") expect(`${e.field}: ${e.message}`).toMatch(OUTCOME);
           }

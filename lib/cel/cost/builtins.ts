@@ -9,6 +9,22 @@ import type { CallShape, RuntimeCharge } from "./runtime.js";
 import { isVariableSized, type Kind } from "./type-names.js";
 import { actualSize, ceilFactor, comparisonCharge } from "./value-size.js";
 
+/** cel-go's function names of the binary operators (its overloads and the libraries' costs are keyed by them). */
+export const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
+  "==": "_==_",
+  "!=": "_!=_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  in: "@in",
+};
+
 /** The string's traversal times the pattern's length factor (cel-go `matches`, Kubernetes `find`/`findAll`). */
 export function matchCost(target: CostOperand, pattern: CostOperand): Range {
   const strCost = byFactor(add(sizeOf(target), ONE), STRING_TRAVERSAL);

@@ -10,7 +10,7 @@
  * (cardinality.ts).
  */
 import { identifierName, type SyntaxCall, type SyntaxNode } from "../engine.js";
-import { builtinCallCost } from "./builtins.js";
+import { BINARY_FUNCTIONS, builtinCallCost } from "./builtins.js";
 import { type TwoVariable, twoVariableComprehension } from "./comprehensions.js";
 import {
   type CallCostEstimator,
@@ -41,21 +41,6 @@ export interface CostContext {
 const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
 /** Receivers that are namespaces of global functions (`optional.of`, `format.named`, `ip.isCanonical`). */
 const NAMESPACES = new Set(["optional", "format", "ip", "sets", "strings", "lists", "math", "base64", "cel"]);
-
-const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
-  "==": "_==_",
-  "!=": "_!=_",
-  "<": "_<_",
-  "<=": "_<=_",
-  ">": "_>_",
-  ">=": "_>=_",
-  "+": "_+_",
-  "-": "_-_",
-  "*": "_*_",
-  "/": "_/_",
-  "%": "_%_",
-  in: "@in",
-};
 
 class Coster {
   private readonly locals: LocalVar[] = [];

@@ -27,7 +27,7 @@ import {
   type SyntaxNode,
   syntaxChildren,
 } from "../engine.js";
-import { builtinRuntimeCharge } from "./builtins.js";
+import { BINARY_FUNCTIONS, builtinRuntimeCharge } from "./builtins.js";
 import { twoVariableComprehension } from "./comprehensions.js";
 import { STRING_TRAVERSAL } from "./range.js";
 import { type CelTypeInfo, typeOf } from "./type-names.js";
@@ -414,21 +414,6 @@ class Planner {
     return { fixed: undefined, attr: false, constant: false };
   }
 }
-
-const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
-  "==": "_==_",
-  "!=": "_!=_",
-  "<": "_<_",
-  "<=": "_<=_",
-  ">": "_>_",
-  ">=": "_>=_",
-  "+": "_+_",
-  "-": "_-_",
-  "*": "_*_",
-  "/": "_/_",
-  "%": "_%_",
-  in: "@in",
-};
 
 /** Where and what a checked expression is charged at run time (see the module comment), by node. */
 export function runtimeMeters(syntax: SyntaxNode, context: RuntimeCostContext): Map<SyntaxNode, NodeMeter> {

@@ -7,44 +7,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
-import { loadBundle, type PolicySet } from "../../../../lib/index.js";
+import type { PolicySet } from "../../../../lib/index.js";
+import { widget, widgetBundle } from "../../../helpers/widget-crd.js";
 
-/** A one-version CRD whose spec has `properties` and one rule. */
-async function bundleWith(properties: Record<string, unknown>, rule: string): Promise<PolicySet> {
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "widgets.demo.tollgate.dev" },
-    spec: {
-      group: "demo.tollgate.dev",
-      scope: "Namespaced",
-      names: { kind: "Widget", plural: "widgets", singular: "widget", listKind: "WidgetList" },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                apiVersion: { type: "string" },
-                kind: { type: "string" },
-                metadata: { type: "object" },
-                spec: { type: "object", properties, "x-kubernetes-validations": [{ rule }] },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-  return loadBundle([{ path: "crd.json", content: JSON.stringify(crd) }]);
+function bundleWith(properties: Record<string, unknown>, rule: string): Promise<PolicySet> {
+  return widgetBundle(properties, [{ rule }]);
 }
 
 function errorsOf(set: PolicySet, spec: Record<string, unknown>): string[] {
-  const object = { apiVersion: "demo.tollgate.dev/v1", kind: "Widget", metadata: { name: "w", namespace: "d" }, spec };
-  return set.validate({ operation: "CREATE", object }).errors.map((e) => `${e.field}: ${e.message}`);
+  return set.validate({ operation: "CREATE", object: widget(spec) }).errors.map((e) => `${e.field}: ${e.message}`);
 }
 
 const TOO_COSTLY =

@@ -1,51 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadBundle, type PolicySet } from "../../../../lib/index.js";
-
-interface Rule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
-
-/** A one-version CRD whose spec carries the given properties and rules. */
-async function bundleWith(spec: Record<string, unknown>, rules: Rule[]): Promise<PolicySet> {
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "widgets.demo.tollgate.dev" },
-    spec: {
-      group: "demo.tollgate.dev",
-      scope: "Namespaced",
-      names: { kind: "Widget", plural: "widgets", singular: "widget", listKind: "WidgetList" },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                apiVersion: { type: "string" },
-                kind: { type: "string" },
-                metadata: { type: "object" },
-                spec: { type: "object", properties: spec, "x-kubernetes-validations": rules },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-  return loadBundle([{ path: "crd.json", content: JSON.stringify(crd) }]);
-}
-
-function widget(spec: Record<string, unknown>) {
-  return { apiVersion: "demo.tollgate.dev/v1", kind: "Widget", metadata: { name: "w", namespace: "default" }, spec };
-}
+import type { PolicySet } from "../../../../lib/index.js";
+import { widget, widgetBundle } from "../../../helpers/widget-crd.js";
 
 function causes(set: PolicySet, spec: Record<string, unknown>, oldSpec?: Record<string, unknown>) {
   const v = set.validate(
@@ -161,7 +116,7 @@ describe("CEL rules on a CRD", () => {
     },
   ])("$name", async ({ rules, spec, want }) => {
     // Prepare
-    const set = await bundleWith(props, rules);
+    const set = await widgetBundle(props, rules);
     expect(set.failures.filter((f) => f.severity === "error")).toEqual([]);
     // Act
     const got = causes(set, spec);
@@ -170,7 +125,9 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("evaluates transition rules only on UPDATE with an old value", async () => {
-    const set = await bundleWith(props, [{ rule: "self.replicas >= oldSelf.replicas", message: "may not scale down" }]);
+    const set = await widgetBundle(props, [
+      { rule: "self.replicas >= oldSelf.replicas", message: "may not scale down" },
+    ]);
     expect(causes(set, { replicas: 1 }).errors).toEqual([]);
     expect(causes(set, { replicas: 1 }, { replicas: 2 }).errors).toEqual([
       "FieldValueInvalid spec: Invalid value: may not scale down",
@@ -178,7 +135,7 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("binds oldSelf as an optional with optionalOldSelf", async () => {
-    const set = await bundleWith(props, [
+    const set = await widgetBundle(props, [
       {
         rule: "!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas",
         message: "may not scale down",
@@ -199,7 +156,7 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("ratchets a failing rule on an unchanged value into a warning", async () => {
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         spec: {
           type: "object",
@@ -232,7 +189,7 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("stops at the per-call cost limit with Kubernetes' message", async () => {
-    const set = await bundleWith({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
+    const set = await widgetBundle({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
       { rule: "self.items.all(a, self.items.all(b, a + b >= -1))", message: "pairs" },
     ]);
     const items = Array.from({ length: 600 }, (_, i) => i);
@@ -243,7 +200,7 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("compares set and map lists by Kubernetes list-type semantics", async () => {
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         tags: { type: "array", items: { type: "string", maxLength: 8 }, maxItems: 8, "x-kubernetes-list-type": "set" },
         ports: {
@@ -293,20 +250,20 @@ describe("CEL rules on a CRD", () => {
 
   it("rejects a rule whose estimated cost exceeds the budget, with Kubernetes' message", async () => {
     const rule = { rule: "self.items.all(a, self.items.all(b, a + b >= -1))", message: "pairs" };
-    const expensive = await bundleWith({ items: { type: "array", maxItems: 1200, items: { type: "integer" } } }, [
+    const expensive = await widgetBundle({ items: { type: "array", maxItems: 1200, items: { type: "integer" } } }, [
       rule,
     ]);
     expect(expensive.failures.map((f) => `${f.path}: ${f.message}`)).toEqual([
       "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.008720x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
     ]);
-    const affordable = await bundleWith({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
+    const affordable = await widgetBundle({ items: { type: "array", maxItems: 1100, items: { type: "integer" } } }, [
       rule,
     ]);
     expect(affordable.failures).toEqual([]);
   });
 
   it("converts date-time and duration fields as the API server does (nanoseconds, strfmt durations)", async () => {
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         start: { type: "string", format: "date-time" },
         end: { type: "string", format: "date-time" },
@@ -332,14 +289,14 @@ describe("CEL rules on a CRD", () => {
   });
 
   it("words runtime errors as cel-go does", async () => {
-    const set = await bundleWith(props, [{ rule: "int(self.name) > 0", message: "name must be a number" }]);
+    const set = await widgetBundle(props, [{ rule: "int(self.name) > 0", message: "name must be a number" }]);
     expect(causes(set, { name: "abc" }).errors).toEqual([
       `FieldValueInvalid spec: Invalid value: "object": type conversion error from 'string' to 'int' evaluating rule: name must be a number`,
     ]);
   });
 
   it("reports rules that do not compile as policy failures", async () => {
-    const set = await bundleWith(props, [{ rule: "self.nope > 1" }, { rule: "self.replicas" }, { rule: "1 +" }]);
+    const set = await widgetBundle(props, [{ rule: "self.nope > 1" }, { rule: "self.replicas" }, { rule: "1 +" }]);
     const messages = set.failures.filter((f) => f.severity === "error").map((f) => f.message);
     expect(messages).toHaveLength(3);
     expect(messages[0]).toContain("undefined field 'nope'");
