@@ -224,6 +224,25 @@ describe("authorization checks cost what the API server charges", () => {
   });
 });
 
+describe("library calls on request data cost what the API server charges (by size, before they run)", () => {
+  it("a list the call would make past the per-call limit is not made: the expression is cancelled", async () => {
+    const expression = "lists.range(object.spec.replicas).size() >= 0";
+    const set = await loadBundle(
+      files(policy("range", { validations: [{ expression }] }), binding("range-b", "range"), NAMESPACE),
+    );
+    const denied = (n: number) => set.validate(deployment(n)).errors.map((e) => e.message);
+    expect(set.validate(deployment(1000)).allowed).toBe(true);
+    // past the per-call limit (1,000,000), within the budget (10,000,000)
+    expect(denied(1_200_000)).toEqual([
+      `ValidatingAdmissionPolicy 'range' with binding 'range-b' denied request: expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
+    ]);
+    // the cancelled evaluation's cost (2,000,000,011 and more) is charged first: past the budget
+    expect(denied(2_000_000_000)).toEqual([
+      "ValidatingAdmissionPolicy 'range' with binding 'range-b' denied request: validation failed due to running out of cost budget, no further validation rules will be run",
+    ]);
+  });
+});
+
 describe("type checking against the bundle's CRD schemas (status.typeChecking)", () => {
   const widgetCrd = {
     apiVersion: "apiextensions.k8s.io/v1",
