@@ -3,7 +3,14 @@
  * state): the runner calls it on the main thread, and the worker threads (audit/workers/) call it on the documents
  * they decode; ids, first-seen times and the summary are given by the runner afterwards, in input order.
  */
-import type { PolicySet, UserInfo, ValidateRequest, Verdict } from "#lib";
+import {
+  isWaiverDocument,
+  type PolicySet,
+  type UserInfo,
+  type ValidateRequest,
+  type Verdict,
+  type WaiverMatcher,
+} from "#lib";
 import { findingsFromVerdict, inputErrorFinding, type OwnerOptions, objectRefOf, ownerOf } from "./findings.js";
 import { type Finding, identityKey, locationText, type ObjectRecord, type ObjectRef } from "./model.js";
 import type { KubeObject, SourceDoc } from "./sources/types.js";
@@ -21,6 +28,8 @@ export interface AuditDocumentContext {
   /** The run's start time: the first-seen time of the findings (the runner may replace it from the comparison). */
   startedAt: string;
   previous?: PreviousIndex;
+  /** The waivers in force, judged at the run's start; absent: none. */
+  waivers?: WaiverMatcher;
 }
 
 export interface AuditedDocument {
@@ -28,6 +37,10 @@ export interface AuditedDocument {
   /** Without unique ids yet: the runner's IdAssigner gives them in input order. */
   findings: Finding[];
 }
+
+/** The note on a Waiver among the audited objects. */
+export const WAIVER_IN_INPUT =
+  "a Waiver in the audited input is not applied: waivers come from the bundle or --waivers only";
 
 /** Exactly one record per document (one per `kind: List` item), and the document's findings in a stable order. */
 export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): AuditedDocument {
@@ -49,6 +62,7 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
   const record: ObjectRecord = { key: identityKey(ref), object: ref, location, outcome: "skipped", findings: 0 };
   const owner = ownerOf(object, ctx.owner);
   if (owner !== undefined) record.owner = owner;
+  if (isWaiverDocument(object)) record.note = WAIVER_IN_INPUT;
   if (!policySet.covers(object.apiVersion, object.kind)) return { record, findings: [] };
 
   const old = ctx.previous?.find(object, ref);
@@ -76,6 +90,7 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
     isUpdate: old !== undefined,
     startedAt,
     ...(owner && { owner }),
+    ...(ctx.waivers !== undefined && { waivers: ctx.waivers }),
   });
   record.findings = found.length;
   record.outcome = found.some((f) => f.severity === "violation" || f.severity === "template-annotation-failure")

@@ -97,6 +97,7 @@ export async function withAuditState(
   const source = {
     ...loaded.source,
     options: {
+      ...loaded.source.options,
       ...(clusterState.length > 0 && { clusterState }),
       ...(options.podSecurity !== undefined && { podSecurity: { enforce: options.podSecurity } }),
     },

@@ -20,6 +20,8 @@
  * | TOLLGATE_AS_GROUPS      | asGroups         | system:authenticated (its groups, comma-separated) |
  * | TOLLGATE_S3_TIMEOUT     | (none)           | 30s: how long one S3 request may stay silent before it is retried (3 attempts) |
  * | TOLLGATE_POD_SECURITY   | podSecurity      | none (each namespace's own Pod Security levels) |
+ * | TOLLGATE_WAIVERS        | waivers          | none (only the bundle's own Waivers) |
+ * | TOLLGATE_WARN_EXPIRY    | warnExpiry       | 14 (days: waivers expiring sooner are listed) |
  *
  * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
@@ -59,6 +61,10 @@ export interface AuditOptions {
   asGroups?: readonly string[];
   /** `<level>[:<version>]`: the what-if Pod Security enforce level. */
   podSecurity?: string;
+  /** Waivers beside the bundle's: a file, a folder or `s3://bucket/prefix`. */
+  waivers?: string;
+  /** Days: waivers expiring within them are listed as expiring. */
+  warnExpiry?: string;
 }
 
 export interface ResolvedAuditConfig {
@@ -95,6 +101,13 @@ export interface ResolvedAuditConfig {
    * Pod Security level ("what would break"); lib's BundleOptions.podSecurity.enforce. Absent: the namespaces' own.
    */
   podSecurity?: string;
+  /**
+   * Waiver files beside the bundle's own Waivers (a file, a folder or `s3://bucket/prefix`): every document there
+   * must be a `tollgate.dev/v1alpha1` `Waiver`. Absent: the bundle's alone.
+   */
+  waivers?: string;
+  /** Waivers expiring within this many days are listed as expiring (0 to 3650). */
+  warnExpiryDays: number;
   toolVersion: string;
 }
 
@@ -145,6 +158,7 @@ export function resolveAuditConfig(
     workers: workerCount(text(options.workers) ?? text(env.TOLLGATE_WORKERS) ?? "auto"),
     s3: resolveS3(options, env),
     user: auditUser(options, env),
+    warnExpiryDays: warnExpiryDays(text(options.warnExpiry) ?? text(env.TOLLGATE_WARN_EXPIRY)),
     toolVersion,
   };
   const maxJsonRaw = text(options.maxJsonBytes) ?? text(env.TOLLGATE_MAX_JSON_BYTES);
@@ -155,7 +169,25 @@ export function resolveAuditConfig(
   if (compareWith !== undefined) config.compareWith = compareWith;
   const podSecurity = text(options.podSecurity) ?? text(env.TOLLGATE_POD_SECURITY);
   if (podSecurity !== undefined) config.podSecurity = podSecurityLevel(podSecurity);
+  const waivers = text(options.waivers) ?? text(env.TOLLGATE_WAIVERS);
+  if (waivers !== undefined) config.waivers = waivers;
   return Object.freeze(config);
+}
+
+/** Waivers expiring within this many days are listed as expiring, when no other number is given. */
+export const DEFAULT_WARN_EXPIRY_DAYS = 14;
+
+/** Whole days from 0 to 3650 (`14`, or `14d`). */
+function warnExpiryDays(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_WARN_EXPIRY_DAYS;
+  const m = /^([0-9]{1,4})d?$/.exec(raw.trim());
+  const n = m === null ? Number.NaN : Number(m[1]);
+  if (!(n >= 0 && n <= 3650)) {
+    throw new ConfigError(
+      `--warn-expiry must be whole days from 0 to 3650 (14), not ${JSON.stringify(raw)} (flag or TOLLGATE_WARN_EXPIRY)`,
+    );
+  }
+  return n;
 }
 
 function auditUser(options: AuditOptions, env: Env): Readonly<UserInfo> {

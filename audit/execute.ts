@@ -68,7 +68,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
     const sources = all.slice(0, config.sources.length);
     const previous = all[config.sources.length];
     const loaded = await withAuditState(
-      await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3),
+      await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3, config.waivers),
       sources,
       {
         ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
@@ -93,6 +93,7 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
       user: config.user,
       policiesFromInput,
       toolVersion: config.toolVersion,
+      warnExpiryDays: config.warnExpiryDays,
       workers: await resolveWorkers(config.workers, config.sources, { previous: previous !== undefined }),
       policySource: loaded.source,
     };

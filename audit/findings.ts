@@ -7,17 +7,22 @@
  *   API server (and lib) as warnings of the CRD family; on an UPDATE those are grandfathered violations too;
  * - `warnings` → `warning`; `audits` (results the API server only records: a ValidatingAdmissionPolicy's `Audit`
  *   action, Pod Security's audit level) → `audit`; `shadowed` → `shadow`;
- * - a `PolicyFailure` → `policy-failure`; a document that cannot be used → `input-error`.
+ * - a `PolicyFailure` → `policy-failure`; a document that cannot be used → `input-error`;
+ * - a violation, warning or audit finding an active waiver covers (lib/waivers, judged at the run's start) →
+ *   `waived`, naming the waiver (its id stays the one it has without the waiver, so waiving a finding neither
+ *   resolves it nor makes it new); one a waiver covered until it expired keeps its severity and names the waiver
+ *   with `expired: true`.
  *
  * Secrets: nothing here copies object content into a finding except identity (apiVersion, kind, namespace, name,
  * uid), the owner label value or owner reference, and lib's field error texts, which lib already redacts for v1
  * Secrets and credential-named fields. `badValue` is never copied.
  */
 import { createHash } from "node:crypto";
-import type { FieldError, PolicyFailure, Verdict } from "#lib";
+import type { FieldError, PolicyFailure, Verdict, Waiver, WaiverMatcher } from "#lib";
 import {
   type Finding,
   type FindingSeverity,
+  type FindingWaiver,
   identityKey,
   type Location,
   type ObjectRef,
@@ -92,6 +97,8 @@ export interface FindingContext {
   isUpdate: boolean;
   /** The run's start time, the first-seen time of new findings. */
   startedAt: string;
+  /** The waivers in force, judged at the run's start; absent: none. */
+  waivers?: WaiverMatcher;
 }
 
 /** The findings of one verdict, in a stable order: errors, ratcheted, warnings, audits, shadowed. */
@@ -153,7 +160,25 @@ function fieldFinding(e: FieldError, severity: FindingSeverity, ctx: FindingCont
     firstSeen: ctx.startedAt,
   };
   if (ctx.owner !== undefined) f.owner = ctx.owner;
+  if (ctx.waivers !== undefined && (severity === "violation" || severity === "warning" || severity === "audit")) {
+    const m = ctx.waivers.match(e, ctx.ref);
+    if (m !== undefined) {
+      f.waiver = findingWaiver(m.waiver);
+      if (m.expired) f.waiver.expired = true;
+      else {
+        f.waiver.severity = severity;
+        f.severity = "waived";
+      }
+    }
+  }
   return f;
+}
+
+/** What a finding says of its waiver. */
+function findingWaiver(w: Waiver): FindingWaiver {
+  const out: FindingWaiver = { name: w.name, owner: w.owner, expires: w.expires, reason: w.reason };
+  if (w.ticket !== undefined) out.ticket = w.ticket;
+  return out;
 }
 
 /** A document that cannot be used: not decodable, not an object, too large, a bad archive member. */

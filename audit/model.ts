@@ -20,6 +20,7 @@ export const FINDING_SEVERITIES = [
   "template-annotation-failure",
   "policy-failure",
   "input-error",
+  "waived",
 ] as const;
 export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
 
@@ -78,6 +79,49 @@ export interface Finding {
   owner?: string;
   /** ISO time of the first run that reported this finding id (this run's start when new). */
   firstSeen: string;
+  /**
+   * The waiver covering the finding: with severity `waived`, the waiver in force (the finding fails nothing); on a
+   * finding of another severity, a waiver that covered it until it expired (`expired: true`).
+   */
+  waiver?: FindingWaiver;
+}
+
+/** Waivable severities: what a finding waived by a waiver would be without it. */
+export type WaivableSeverity = "violation" | "warning" | "audit";
+
+/** A waiver as a finding names it. */
+export interface FindingWaiver {
+  /** The Waiver's `metadata.name`. */
+  name: string;
+  owner: string;
+  /** RFC 3339, as the waiver gives it. */
+  expires: string;
+  reason: string;
+  ticket?: string;
+  /** On a waived finding: its severity without the waiver. */
+  severity?: WaivableSeverity;
+  /** The waiver has expired: it no longer waives this finding. */
+  expired?: true;
+}
+
+/** A waiver in force during the run, as the reports list it. */
+export interface WaiverRecord {
+  name: string;
+  policy: string;
+  rule?: string;
+  owner: string;
+  reason: string;
+  expires: string;
+  ticket?: string;
+  /** Where it was read (relative to the bundle, or the `--waivers` location). */
+  file?: string;
+  document?: number;
+  /** At the run's start: expired, expiring within `--warn-expiry` days, or active. */
+  standing: "active" | "expiring" | "expired";
+  /** Findings it waived in this run. */
+  waived: number;
+  /** Findings it would have waived had it not expired. */
+  lapsed: number;
 }
 
 /** The outcome for one document (or one `kind: List` item). */
@@ -104,6 +148,8 @@ export interface ObjectRecord {
   auditAnnotations?: Record<string, string>;
   /** The Pod Security level-versions (`restricted:latest`) a Pod or a workload's pod template was checked at. */
   podSecurity?: string[];
+  /** A note about the document (a Waiver in the audited input: not applied). */
+  note?: string;
 }
 
 export interface Summary {
@@ -128,6 +174,13 @@ export interface Summary {
    * when any was: "what would break" counts them at the what-if level.
    */
   podSecurity?: Record<string, { pods: number; workloads: number }>;
+  /**
+   * The waivers in force, when there are any: how many are active, expiring within `--warn-expiry` days, expired,
+   * and unused (they matched no finding of the run, expired or not).
+   */
+  waivers?: { total: number; active: number; expiring: number; expired: number; unused: number };
+  /** Waiver documents among the audited objects, when there are any: never applied (waivers are not input). */
+  waiversInInput?: number;
   durationMs: number;
   objectsPerSecond: number;
 }
@@ -165,6 +218,8 @@ export interface AuditRunHeader {
   failOn: FailOn;
   summary: Summary;
   comparison?: Comparison;
+  /** The waivers in force, in the order they were read, with what each did in the run; absent when none. */
+  waivers?: WaiverRecord[];
 }
 
 /**
@@ -200,7 +255,7 @@ export function locationText(l: Location): string {
  * Whether any finding counted in a summary reaches `--fail-on`: violations, input errors, template annotation
  * failures and error-severity policy failures count as violations; warnings and warning-severity policy failures as
  * warnings; audit findings (only recorded by the API server) fail the run only at `audit`, which includes
- * warnings; shadowed findings never.
+ * warnings; shadowed and waived findings never.
  */
 export function summaryReachesFailOn(s: Summary, failOn: FailOn): boolean {
   if (failOn === "never") return false;

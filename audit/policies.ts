@@ -8,6 +8,9 @@
  * binding it holds (name); the input adds the others. Input documents with identical content are one policy,
  * not duplicates (an export and a Git checkout of the same CRD); different documents for the same kind are a policy
  * failure, as in a bundle.
+ *
+ * Waivers come from the bundle and from `--waivers` (a file, a folder or an S3 prefix of Waiver documents), never
+ * from the input: a Waiver among the audited objects is audited as any object is (no policy covers it) and noted.
  */
 import {
   artifactOfLoaded,
@@ -42,7 +45,7 @@ export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: Bundle
 };
 
 /** The BundleOptions of an audit beyond the bundle itself. */
-export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity">;
+export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity" | "waivers">;
 
 /**
  * The policy set of a {@link PolicySource}: the same digest as the set it describes. A bundle or files are compiled
@@ -84,15 +87,42 @@ export async function loadPolicies(
   bundle: string,
   inputSources?: readonly Source[],
   s3: Readonly<S3Options> = {},
+  waivers?: string,
 ): Promise<LoadedPolicies> {
   await requireLocation(bundle, "bundle path");
+  const options: PolicySourceOptions = {};
+  if (waivers !== undefined) options.waivers = await readWaiverFiles(waivers, s3);
   if (inputSources === undefined) {
-    return { policySet: await loadBundle(bundle, { s3 }), policiesFromInput: 0, source: { bundle, s3: { ...s3 } } };
+    return {
+      policySet: await loadBundle(bundle, { s3, ...options }),
+      policiesFromInput: 0,
+      source: { bundle, s3: { ...s3 }, ...(waivers !== undefined && { options }) },
+    };
   }
-  return withInputPolicies(await readBundleFiles(bundle, s3), inputSources);
+  return withInputPolicies(await readBundleFiles(bundle, s3), inputSources, options);
 }
 
-async function withInputPolicies(files: BundleFile[], inputSources: readonly Source[]): Promise<LoadedPolicies> {
+/**
+ * The files of a `--waivers` location (a file, a folder, `s3://bucket/key` or `s3://bucket/prefix/`), each named as
+ * the user would find it: the location itself for one file, else the location joined to the file's relative path.
+ *
+ * @throws ConfigError when the location does not exist; StorageError when it cannot be read
+ */
+export async function readWaiverFiles(location: string, s3: Readonly<S3Options> = {}): Promise<BundleFile[]> {
+  await requireLocation(location, "waivers path");
+  const files = await readBundleFiles(location, s3);
+  const base = location.replace(/\/+$/, "");
+  return files.map((f) => ({
+    path: base === f.path || base.endsWith(`/${f.path}`) ? base : `${base}/${f.path}`,
+    content: f.content,
+  }));
+}
+
+async function withInputPolicies(
+  files: BundleFile[],
+  inputSources: readonly Source[],
+  options: PolicySourceOptions,
+): Promise<LoadedPolicies> {
   const defined = new Set<string>();
   for (const f of files) {
     if (!/\.(ya?ml|json)$/i.test(f.path)) continue;
@@ -118,8 +148,12 @@ async function withInputPolicies(files: BundleFile[], inputSources: readonly Sou
     }
   }
   const all = [...files, ...added.values()];
-  const policySet = await loadBundle(all);
-  return { policySet, policiesFromInput: added.size, source: { files: all } };
+  const policySet = await loadBundle(all, options);
+  return {
+    policySet,
+    policiesFromInput: added.size,
+    source: { files: all, ...(options.waivers !== undefined && { options }) },
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  * counts the summary, and keeps records and findings in spools; `finish` makes the {@link AuditResult} with its
  * header. A plain run (run.ts) and a merge of shard runs (shards.ts) record the same way.
  */
+import { parseRfc3339 } from "#lib";
 import { Comparer, type PreviousReport } from "./compare.js";
 import {
   type AuditResult,
@@ -16,6 +17,7 @@ import {
   REPORT_KIND,
   REPORT_VERSION,
   type Summary,
+  type WaiverRecord,
 } from "./model.js";
 import { Spool, type SpoolOptions } from "./spool.js";
 
@@ -34,7 +36,15 @@ export interface RecorderOptions {
   compareWith?: PreviousReport;
   /** Where the run's objects and findings are kept (memory while small, then a temporary file). */
   spool?: SpoolOptions;
+  /** The waivers in force, judged at `at`; `warnDays`: those expiring within it are listed as expiring. */
+  waivers?: { list: readonly WaiverInfo[]; at: Date; warnDays: number };
 }
+
+/** What the run's waiver list says of each waiver (a lib Waiver, or a shard's WaiverRecord). */
+export type WaiverInfo = Pick<
+  WaiverRecord,
+  "name" | "policy" | "rule" | "owner" | "reason" | "expires" | "ticket" | "file" | "document"
+>;
 
 export class RunRecorder {
   /** The UTC start time, `20261122T021500Z`: the run folder's name. */
@@ -46,6 +56,7 @@ export class RunRecorder {
   private readonly counter = new SummaryCounter();
   private readonly ids = new IdAssigner();
   private readonly comparer: Comparer | undefined;
+  private readonly waivers: Map<string, WaiverRecord> | undefined;
 
   constructor(start: Date, options: RecorderOptions = {}) {
     this.runId = runIdOf(start);
@@ -53,6 +64,10 @@ export class RunRecorder {
     this.objects = new Spool<ObjectRecord>(options.spool ?? {});
     this.findings = new Spool<Finding>(options.spool ?? {});
     this.comparer = options.compareWith === undefined ? undefined : new Comparer(options.compareWith);
+    if (options.waivers !== undefined) {
+      const { list, at, warnDays } = options.waivers;
+      this.waivers = new Map(list.map((w) => [w.name, waiverRecord(w, at.getTime(), warnDays)]));
+    }
   }
 
   /** Documents recorded so far (one record each). */
@@ -71,6 +86,13 @@ export class RunRecorder {
     this.ids.assign(f);
     this.comparer?.observe(f);
     this.counter.addFinding(f);
+    if (f.waiver !== undefined) {
+      const w = this.waivers?.get(f.waiver.name);
+      if (w !== undefined) {
+        if (f.waiver.expired === true) w.lapsed++;
+        else w.waived++;
+      }
+    }
     this.findings.append(f);
   }
 
@@ -93,6 +115,17 @@ export class RunRecorder {
     };
     if (facts.previous !== undefined) run.previous = facts.previous;
     if (this.comparer !== undefined) run.comparison = await this.comparer.result();
+    if (this.waivers !== undefined) {
+      const list = [...this.waivers.values()];
+      run.waivers = list;
+      run.summary.waivers = {
+        total: list.length,
+        active: list.filter((w) => w.standing === "active").length,
+        expiring: list.filter((w) => w.standing === "expiring").length,
+        expired: list.filter((w) => w.standing === "expired").length,
+        unused: list.filter((w) => w.waived + w.lapsed === 0).length,
+      };
+    }
     return run;
   }
 
@@ -107,6 +140,27 @@ export class RunRecorder {
 export function disposeResult(result: AuditResult): void {
   result.objects.dispose();
   result.findings.dispose();
+}
+
+/** A waiver's entry in the run's list, its standing judged at `at` (ms); its counts start at 0. */
+function waiverRecord(w: WaiverInfo, at: number, warnDays: number): WaiverRecord {
+  const expiresAt = parseRfc3339(w.expires) ?? 0;
+  const standing = expiresAt <= at ? "expired" : expiresAt - at <= warnDays * 86_400_000 ? "expiring" : "active";
+  const r: WaiverRecord = {
+    name: w.name,
+    policy: w.policy,
+    owner: w.owner,
+    reason: w.reason,
+    expires: w.expires,
+    standing,
+    waived: 0,
+    lapsed: 0,
+  };
+  if (w.rule !== undefined) r.rule = w.rule;
+  if (w.ticket !== undefined) r.ticket = w.ticket;
+  if (w.file !== undefined) r.file = w.file;
+  if (w.document !== undefined) r.document = w.document;
+  return r;
 }
 
 /** Gives equal ids within a run a suffix (`<id>-2`, `<id>-3`, in the order seen), so every id is unique. */
@@ -165,6 +219,7 @@ class SummaryCounter {
         s.inputErrors++;
         break;
     }
+    if (o.note !== undefined && o.object?.kind === "Waiver") s.waiversInInput = (s.waiversInInput ?? 0) + 1;
     if (o.podSecurity !== undefined) {
       const what = o.object?.kind === "Pod" ? "pods" : "workloads";
       s.podSecurity ??= {};

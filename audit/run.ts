@@ -19,7 +19,7 @@
  * never dropped.
  */
 import pLimit from "p-limit";
-import type { PolicySet, UserInfo } from "#lib";
+import { compileWaivers, type PolicySet, type UserInfo } from "#lib";
 import {
   type AuditDocumentContext,
   type AuditedDocument,
@@ -27,6 +27,7 @@ import {
   type PreviousIndex,
 } from "./audit-document.js";
 import type { PreviousReport } from "./compare.js";
+import { DEFAULT_WARN_EXPIRY_DAYS } from "./config.js";
 import { objectRefOf, policyFailureFinding } from "./findings.js";
 import { type AuditResult, type FailOn, identityKey } from "./model.js";
 import { artifactSource, type PolicySource } from "./policies.js";
@@ -64,6 +65,13 @@ export interface AuditConfig {
   toolVersion: string;
   /** The clock (tests pass a fixed one). */
   now?: () => Date;
+  /**
+   * When the waivers' expiry is judged: default the run's start (a shard is given its coordinator's start, so every
+   * shard judges alike).
+   */
+  waiversAt?: Date;
+  /** Waivers expiring within this many days are listed as expiring. Default 14. */
+  warnExpiryDays?: number;
   /** Where the run's objects and findings are kept (memory while small, then a temporary file). */
   spool?: SpoolOptions;
   /** Called after each unit (file, archive member) is processed; the CLI draws a progress line from it. */
@@ -80,15 +88,20 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
   const now = config.now ?? (() => new Date());
   const start = now();
   const clockStart = performance.now();
+  const waiversAt = config.waiversAt ?? start;
   const recorder = new RunRecorder(start, {
     ...(config.compareWith !== undefined && { compareWith: config.compareWith }),
     ...(config.spool !== undefined && { spool: config.spool }),
+    ...(policySet.waivers.length > 0 && {
+      waivers: { list: policySet.waivers, at: waiversAt, warnDays: config.warnExpiryDays ?? DEFAULT_WARN_EXPIRY_DAYS },
+    }),
   });
   const { startedAt } = recorder;
   try {
     for (const p of policySet.failures) recorder.finding(policyFailureFinding(p, startedAt));
     const ctx: AuditDocumentContext = { policySet, owner: { labels: config.ownerLabels }, startedAt };
     if (config.user !== undefined) ctx.user = config.user;
+    if (policySet.waivers.length > 0) ctx.waivers = compileWaivers(policySet.waivers, waiversAt);
     if (config.previous !== undefined) ctx.previous = await indexPrevious(config.previous);
     let units = 0;
     const hooks: FeedHooks = {
@@ -111,6 +124,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
         digest: policySet.digest,
         ownerLabels: [...config.ownerLabels],
         startedAt,
+        waiversAt: waiversAt.toISOString(),
       };
       if (config.user !== undefined) init.user = config.user;
       if (config.workerTuning?.fault !== undefined) init.fault = config.workerTuning.fault;

@@ -3,7 +3,7 @@
  * (functions/audit.ts) and the sharded audit's state machine, whose plan step reads it (functions/audit-steps.ts):
  *
  *   { sources: string[], bundle: string, out: string, previous?: string, failOn?: "violation"|"warning"|"audit"|"never",
- *     podSecurity?: "<level>[:<version>]", shard?: { size?, bytes?, concurrency?, toleratedFailurePercentage? } }
+ *     podSecurity?: "<level>[:<version>]", waivers?: string, warnExpiry?: number, shard?: { size?, bytes?, concurrency?, toleratedFailurePercentage? } }
  *
  * and the audit configuration made from it: the input and the `TOLLGATE_*` environment, resolved by audit/config.ts
  * as `tollgate audit`'s flags are.
@@ -13,7 +13,17 @@ import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../audit
 import { FAIL_ON, type FailOn } from "../audit/model.js";
 import { toolVersion } from "../audit/version.js";
 
-const INPUT_FIELDS = ["sources", "bundle", "out", "previous", "failOn", "podSecurity", "shard"] as const;
+const INPUT_FIELDS = [
+  "sources",
+  "bundle",
+  "out",
+  "previous",
+  "failOn",
+  "podSecurity",
+  "waivers",
+  "warnExpiry",
+  "shard",
+] as const;
 const SHARD_FIELDS = ["size", "bytes", "concurrency", "toleratedFailurePercentage"] as const;
 
 /** The sharded audit's settings for one run (each over its TOLLGATE_SHARD_* default: functions/audit-steps.ts). */
@@ -37,6 +47,10 @@ export interface AuditInput {
   failOn?: FailOn;
   /** `<level>[:<version>]`: the what-if Pod Security enforce level (`tollgate audit --pod-security`). */
   podSecurity?: string;
+  /** Waivers beside the bundle's (`tollgate audit --waivers`): a file, a folder or an s3:// location. */
+  waivers?: string;
+  /** Days: waivers expiring within them are listed as expiring (`--warn-expiry`; default 14). */
+  warnExpiry?: number;
   /** The sharded audit's settings (the state machine's input only). */
   shard?: ShardSettings;
 }
@@ -65,7 +79,7 @@ export function parseAuditInput(event: unknown): AuditInput {
       `audit input: unknown field ${unknown.map((k) => JSON.stringify(k)).join(", ")} (allowed: ${INPUT_FIELDS.join(", ")})`,
     );
   }
-  const { sources, bundle, out, previous, failOn, podSecurity } = input;
+  const { sources, bundle, out, previous, failOn, podSecurity, waivers, warnExpiry } = input;
   if (sources === undefined) throw new Error("audit input: sources is required (a non-empty array of locations)");
   if (!Array.isArray(sources) || sources.length === 0) {
     throw new Error("audit input: sources must be a non-empty array of locations");
@@ -85,6 +99,8 @@ export function parseAuditInput(event: unknown): AuditInput {
       throw new Error("audit input: podSecurity must be a string: <level>[:<version>]");
     result.podSecurity = podSecurity;
   }
+  if (waivers !== undefined) result.waivers = location(waivers, "waivers");
+  if (warnExpiry !== undefined) result.warnExpiry = warnExpiryOf(warnExpiry, "audit input: warnExpiry");
   if (input.shard !== undefined) result.shard = parseShardSettings(input.shard);
   return result;
 }
@@ -110,6 +126,14 @@ function parseShardSettings(v: unknown): ShardSettings {
     shard[field] = value;
   }
   return shard;
+}
+
+/** `warnExpiry` checked: whole days (audit/config.ts bounds them). */
+export function warnExpiryOf(v: unknown, what: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v)) {
+    throw new Error(`${what} must be a whole number of days, not ${JSON.stringify(v)}`);
+  }
+  return v;
 }
 
 /** `failOn` checked. */
@@ -142,12 +166,20 @@ const PACKAGE_JSON = new URL("../package.json", import.meta.url);
 
 /** The audit configuration of a run's input, resolved as `tollgate audit` resolves its flags. */
 export function resolveInputConfig(
-  input: Pick<AuditInput, "sources" | "bundle" | "out" | "previous" | "failOn" | "podSecurity">,
+  input: Pick<
+    AuditInput,
+    "sources" | "bundle" | "out" | "previous" | "failOn" | "podSecurity" | "waivers" | "warnExpiry"
+  >,
   env: Env,
 ): Readonly<ResolvedAuditConfig> {
-  const { sources, bundle, out, previous, failOn, podSecurity } = input;
+  const { sources, bundle, out, previous, failOn, podSecurity, waivers, warnExpiry } = input;
+  const options = { sources, bundle, out, previous, failOn, podSecurity, waivers };
   try {
-    return resolveAuditConfig({ sources, bundle, out, previous, failOn, podSecurity }, env, toolVersion(PACKAGE_JSON));
+    return resolveAuditConfig(
+      warnExpiry === undefined ? options : { ...options, warnExpiry: String(warnExpiry) },
+      env,
+      toolVersion(PACKAGE_JSON),
+    );
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(`audit input: ${err.message}`, { cause: err });
     throw err;

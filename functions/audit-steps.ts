@@ -40,6 +40,7 @@ import {
   parseAuditInput,
   resolveInputConfig,
   type ShardSettings,
+  warnExpiryOf,
 } from "./audit-input.js";
 import { type AuditSummary, logFields, summaryOf } from "./audit-summary.js";
 import { createLogger, errorName, errorReason } from "./logger.js";
@@ -214,6 +215,8 @@ function parseRun(v: unknown, what: string): ShardedRun {
     if (typeof v.podSecurity !== "string") throw new Error(`${what}: run.podSecurity must be a string`);
     run.podSecurity = v.podSecurity;
   }
+  if (v.waivers !== undefined) run.waivers = location(v.waivers, "run.waivers");
+  if (v.warnExpiry !== undefined) run.warnExpiry = warnExpiryOf(v.warnExpiry, `${what}: run.warnExpiry`);
   if (v.namespaces !== undefined) {
     if (typeof v.namespaces !== "boolean") throw new Error(`${what}: run.namespaces must be a boolean`);
     run.namespaces = v.namespaces;

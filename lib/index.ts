@@ -60,3 +60,17 @@ export type {
   Verdict,
 } from "./policy/types.js";
 export { EVERY_KIND } from "./policy/types.js";
+export {
+  compileWaivers,
+  fieldCovers,
+  isWaivable,
+  type WaivedVerdict,
+  type WaiverMatch,
+  type WaiverMatcher,
+  type WaiverStanding,
+  type WaiverTarget,
+  waiverStanding,
+  waiverTargetOf,
+  waiveVerdict,
+} from "./waivers/match.js";
+export { isWaiverDocument, parseRfc3339, WAIVER_API_VERSION, WAIVER_KIND, type Waiver } from "./waivers/waiver.js";

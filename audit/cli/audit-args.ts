@@ -33,6 +33,13 @@ Large inputs: YAML streams and JSON Lists over --max-json-bytes are read one doc
 and findings go to temporary files in $TMPDIR past 10,000 (removed at exit), and every report is written as a
 stream, so memory does not grow with the input. On a terminal, a progress bar shows the share read and an ETA.
 
+Waivers (tollgate.dev/v1alpha1 Waiver: policy, optional rule, kinds/namespaces/names globs and field, reason,
+owner, expires, optional ticket) come from the bundle and from --waivers (a file, a folder or s3://bucket/prefix of
+Waiver documents; env TOLLGATE_WAIVERS), never from the audited objects. A finding an active waiver covers is
+reported with severity "waived", its waiver's name, owner and expiry, and fails nothing; an expired waiver waives
+nothing, and each finding it covered says so. Waivers expiring within --warn-expiry days (default 14; env
+TOLLGATE_WARN_EXPIRY), expired ones and unused ones are listed after the run.
+
 With --previous, each object is paired with its previous version (by uid, else apiVersion/kind/namespace/name) and
 validated as an UPDATE: violations on values the change kept are "grandfathered" (an unchanged update would be
 admitted), the others "blocking".
@@ -110,6 +117,14 @@ export function defineAuditCommand(
       "--pod-security <level[:version]>",
       "what would break: evaluate every Pod and workload as if its namespace enforced this Pod Security level (restricted, baseline:v1.30; env TOLLGATE_POD_SECURITY)",
     )
+    .option(
+      "--waivers <location>",
+      "Waiver documents beside the bundle's: a file, a folder or s3://bucket/prefix (env TOLLGATE_WAIVERS)",
+    )
+    .option(
+      "--warn-expiry <days>",
+      "list waivers expiring within this many days (env TOLLGATE_WARN_EXPIRY; default 14)",
+    )
     .option("--s3-endpoint <url>", "S3-compatible endpoint for s3:// locations (env TOLLGATE_S3_ENDPOINT)")
     .option("--s3-path-style", "path-style S3 addressing (default with --s3-endpoint; env TOLLGATE_S3_PATH_STYLE)")
     .option("--no-s3-path-style", "virtual-hosted S3 addressing (bucket.endpoint), even with --s3-endpoint")
@@ -136,6 +151,8 @@ export function defineAuditCommand(
         s3Endpoint: str(opts.s3Endpoint),
         s3PathStyle: typeof opts.s3PathStyle === "boolean" ? opts.s3PathStyle : undefined,
         podSecurity: str(opts.podSecurity),
+        waivers: str(opts.waivers),
+        warnExpiry: str(opts.warnExpiry),
       };
       onParsed(resolveAuditConfig(options, env, version));
     });

@@ -27,6 +27,12 @@ const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefine
   ["message", (f) => f.message],
   ["owner", (f) => f.owner],
   ["firstSeen", (f) => f.firstSeen],
+  ["waiver", (f) => f.waiver?.name],
+  ["waiverOwner", (f) => f.waiver?.owner],
+  ["waiverExpires", (f) => f.waiver?.expires],
+  ["waiverExpired", (f) => (f.waiver?.expired === true ? "true" : undefined)],
+  ["waiverTicket", (f) => f.waiver?.ticket],
+  ["waivedSeverity", (f) => f.waiver?.severity],
 ];
 
 export const csvWriter: ReportWriter = {

@@ -6,6 +6,7 @@
  */
 import { type AuditResult, FINDING_SEVERITIES, type Finding, type FindingSeverity, locationText } from "../model.js";
 import { escapeHtml as h } from "./escape.js";
+import { WAIVERS_STYLE, waiverNote, waiversSection } from "./html-waivers.js";
 import { Chunker } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
@@ -25,7 +26,7 @@ td.n{text-align:right}
 .breakdowns{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem}
 input[type=search]{width:100%;max-width:40rem;padding:.4rem;font:inherit}
 code{font-size:.9em;word-break:break-all}
-`;
+${WAIVERS_STYLE}`;
 
 const SCRIPT = `
 (function(){
@@ -124,7 +125,7 @@ function objectText(f: Finding): string {
 }
 
 function rowOf(f: Finding): string {
-  return `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}${bindingText(f)}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`;
+  return `<tr data-severity="${h(f.severity)}"><td class="sev-${h(f.severity)}">${h(f.severity)}${f.ratchet === undefined ? "" : ` (${h(f.ratchet)})`}${waiverNote(f)}</td><td>${h(objectText(f))}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h([f.rule.family, f.rule.policy].filter((x) => x !== undefined).join(" "))}</code>${f.rule.rule === undefined ? "" : `<br><code>${h(f.rule.rule)}</code>`}${bindingText(f)}</td><td>${h(f.owner ?? "")}</td><td><code>${h(f.location === undefined ? "" : locationText(f.location))}</code></td><td>${h(f.firstSeen.slice(0, 10))}</td></tr>`;
 }
 
 /** One pass for the breakdowns, one for the table's first {@link HTML_MAX_ROWS} rows. */
@@ -146,6 +147,7 @@ export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): As
     card("violations", s.findings.violation, "total-violations"),
     card("warnings", s.findings.warning),
     card("audit findings", s.findings.audit),
+    card("waived", s.findings.waived, "total-waived"),
     card("policy failures", s.policyFailures.error + s.policyFailures.warning),
   ];
   if (s.grandfathered + s.blocking > 0) {
@@ -176,7 +178,7 @@ export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): As
 <h2>Totals</h2>
 <div class="cards">${cards.join("")}</div>${podSecurityTable(s)}
 <h2>Trend</h2>
-${trend}
+${trend}${waiversSection(run)}
 <h2>Breakdowns</h2>
 <div class="breakdowns">
 ${tallies.map((t) => breakdown(t.title, t.counts)).join("\n")}

@@ -22,7 +22,7 @@ const HEAD_KEYS = [
 ] as const satisfies readonly (keyof AuditRunHeader)[];
 
 /** The members after `findings`, in report order (absent ones left out). */
-const TAIL_KEYS = ["summary", "previous", "comparison"] as const satisfies readonly (keyof AuditRunHeader)[];
+const TAIL_KEYS = ["summary", "previous", "comparison", "waivers"] as const satisfies readonly (keyof AuditRunHeader)[];
 
 function member(run: AuditResult, key: keyof AuditRunHeader): string | undefined {
   const value = run[key];
@@ -66,6 +66,7 @@ export function summaryOf(run: AuditRunHeader): Record<string, unknown> {
     const { resolved: _resolved, ...counts } = run.comparison;
     out.comparison = counts;
   }
+  if (run.waivers !== undefined) out.waivers = run.waivers;
   return out;
 }
 

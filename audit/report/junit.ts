@@ -1,8 +1,9 @@
 /**
  * junit.xml, for CI systems: one test suite per file (or archive member), one test case per document. A case fails
  * with the object's violations (one `<failure>` each), errors for a document that cannot be read, and is skipped
- * when no policy covers its kind. Warnings, audit findings and shadowed results go to `<system-out>`. Policy failures are a suite of
- * their own.
+ * when no policy covers its kind. Warnings, audit findings and shadowed results go to `<system-out>`. A case whose
+ * only results are waived (and notes) is skipped, its message naming each waiver, its owner and its expiry; beside a
+ * failure, waived results are notes. Policy failures are a suite of their own.
  */
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";
 import { locationText } from "../model.js";
@@ -37,22 +38,32 @@ function caseOf(o: ObjectRecord, found: readonly Finding[]): Case {
   const classname = o.object === undefined ? "document" : `${o.object.apiVersion}/${o.object.kind}`;
   const inner: string[] = [];
   const notes: string[] = [];
+  const waived: string[] = [];
   let failure = false;
   let error = false;
   for (const f of found) {
     const text = f.field === undefined ? f.message : `${f.field}: ${f.message}`;
+    if (f.severity === "waived" && f.waiver !== undefined) {
+      const w = f.waiver;
+      waived.push(`waived by ${w.name} (owner ${w.owner}, expires ${w.expires}): ${text}`);
+      continue;
+    }
     if (f.severity === "input-error") {
       inner.push(`      <error type="input-error" message="${x(text)}"/>`);
       error = true;
     } else if (f.severity === "violation" || f.severity === "template-annotation-failure") {
       const ratchet = f.ratchet === undefined ? "" : ` (${f.ratchet})`;
-      inner.push(`      <failure type="${x(f.severity)}" message="${x(text + ratchet)}"/>`);
+      const lapsed = f.waiver?.expired === true ? ` (waiver ${f.waiver.name} expired ${f.waiver.expires})` : "";
+      inner.push(`      <failure type="${x(f.severity)}" message="${x(text + ratchet + lapsed)}"/>`);
       failure = true;
     } else notes.push(`${f.severity}: ${text}`);
   }
-  const skipped = o.outcome === "skipped" || o.outcome === "not-kubernetes";
+  const onlyWaived = waived.length > 0 && !failure && !error;
+  const skipped = o.outcome === "skipped" || o.outcome === "not-kubernetes" || onlyWaived;
   if (o.outcome === "skipped") inner.push(`      <skipped message="${x(`no policy for ${classname}`)}"/>`);
   else if (o.outcome === "not-kubernetes") inner.push(`      <skipped message="not a Kubernetes object"/>`);
+  else if (onlyWaived) inner.push(`      <skipped message="${x(waived.join("; "))}"/>`);
+  else for (const w of waived) notes.push(w);
   if (notes.length > 0) inner.push(`      <system-out>${x(notes.join("\n"))}</system-out>`);
   const line = o.location.line === undefined ? "" : ` line="${o.location.line}"`;
   const open = `    <testcase classname="${x(classname)}" name="${x(name)}" file="${x(suite)}"${line}`;

@@ -22,6 +22,8 @@ const RESULT: Record<FindingSeverity, Result> = {
   shadow: "skip",
   "policy-failure": "error",
   "input-error": "error",
+  // Waived by a governed waiver: the rule is not met, and deliberately not enforced until the waiver expires.
+  waived: "skip",
 };
 
 const SEVERITY: Record<FindingSeverity, string> = {
@@ -32,6 +34,8 @@ const SEVERITY: Record<FindingSeverity, string> = {
   warning: "medium",
   audit: "low",
   shadow: "info",
+  // Replaced by the severity of what the finding is without its waiver (resultOf).
+  waived: "info",
 };
 
 interface Flavour {
@@ -63,9 +67,9 @@ function resultOf(f: Finding, seconds: number): Record<string, unknown> {
     source: "tollgate",
     policy: f.severity === "input-error" ? "input" : `${f.rule.family}/${f.rule.policy ?? "bundle"}`,
     result: f.severity === "policy-failure" && f.type === "warning" ? "warn" : RESULT[f.severity],
-    severity: SEVERITY[f.severity],
+    severity: SEVERITY[f.severity === "waived" ? (f.waiver?.severity ?? "waived") : f.severity],
     category: f.severity,
-    scored: f.severity !== "shadow",
+    scored: f.severity !== "shadow" && f.severity !== "waived",
     message: f.field === undefined ? f.message : `${f.field}: ${f.message}`,
     timestamp: { seconds, nanos: 0 },
   };
@@ -85,6 +89,14 @@ function resultOf(f: Finding, seconds: number): Record<string, unknown> {
   if (f.rule.param !== undefined) props.param = f.rule.param;
   if (f.rule.index !== undefined) props.index = String(f.rule.index);
   if (f.location !== undefined) props.location = locationOf(f);
+  if (f.waiver !== undefined) {
+    props.waiver = f.waiver.name;
+    props.waiverOwner = f.waiver.owner;
+    props.waiverExpires = f.waiver.expires;
+    props.waiverReason = f.waiver.reason;
+    if (f.waiver.ticket !== undefined) props.waiverTicket = f.waiver.ticket;
+    if (f.waiver.expired === true) props.waiverExpired = "true";
+  }
   r.properties = props;
   return r;
 }

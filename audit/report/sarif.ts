@@ -1,7 +1,9 @@
 /**
  * report.sarif: SARIF 2.1.0 (OASIS), for code hosts. One rule per (family, policy, rule); one result per finding,
  * with the finding id as a partial fingerprint (stable across runs). Locations point at the file (or archive member)
- * and the line where the object's document starts; each result also names the object as a logical location.
+ * and the line where the object's document starts; each result also names the object as a logical location. A
+ * waived finding keeps the level it has without its waiver and carries an accepted external suppression (SARIF
+ * 2.1.0 §3.35) whose justification is the waiver's reason, so code hosts show it as suppressed.
  */
 import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
 import { jsonArray, nestedJson } from "./stream.js";
@@ -15,7 +17,15 @@ const LEVEL: Record<FindingSeverity, "error" | "warning" | "note"> = {
   warning: "warning",
   audit: "note",
   shadow: "note",
+  // Replaced by the level of the severity the finding has without its waiver (levelOf).
+  waived: "note",
 };
+
+function levelOf(f: Finding): "error" | "warning" | "note" {
+  if (f.severity === "policy-failure" && f.type === "warning") return "warning";
+  if (f.severity === "waived" && f.waiver?.severity !== undefined) return LEVEL[f.waiver.severity];
+  return LEVEL[f.severity];
+}
 
 function ruleId(f: Finding): string {
   if (f.severity === "input-error") return "input-error";
@@ -91,11 +101,17 @@ function resultOf(f: Finding, index: number): Record<string, unknown> {
   const result: Record<string, unknown> = {
     ruleId: ruleId(f),
     ruleIndex: index,
-    level: f.severity === "policy-failure" && f.type === "warning" ? "warning" : LEVEL[f.severity],
+    level: levelOf(f),
     message: { text: f.field === undefined ? f.message : `${f.field}: ${f.message}` },
     partialFingerprints: { "tollgateFindingId/v1": f.id },
     properties: propertiesOf(f),
   };
+  if (f.severity === "waived" && f.waiver !== undefined) {
+    const w = f.waiver;
+    const properties: Record<string, string> = { waiver: w.name, owner: w.owner, expires: w.expires };
+    if (w.ticket !== undefined) properties.ticket = w.ticket;
+    result.suppressions = [{ kind: "external", status: "accepted", justification: w.reason, properties }];
+  }
   if (f.location !== undefined || f.object !== undefined) {
     const location: Record<string, unknown> = {};
     if (f.location !== undefined) {
@@ -132,5 +148,6 @@ function propertiesOf(f: Finding): Record<string, unknown> {
   if (f.rule.binding !== undefined) p.binding = f.rule.binding;
   if (f.rule.param !== undefined) p.param = f.rule.param;
   if (f.rule.index !== undefined) p.index = f.rule.index;
+  if (f.waiver !== undefined) p.waiver = f.waiver;
   return p;
 }

@@ -25,6 +25,10 @@ export interface ShardedRun {
   failOn: FailOn;
   /** `<level>:<version>`: the what-if Pod Security enforce level (`tollgate audit --pod-security`). */
   podSecurity?: string;
+  /** Waivers beside the bundle's (`--waivers`); every step judges their expiry at {@link startedAt}. */
+  waivers?: string;
+  /** Days: waivers expiring within them are listed as expiring (when not the default). */
+  warnExpiry?: number;
   /**
    * Whether the plan wrote {@link NAMESPACES}: the Namespaces of the whole input (name and labels), the cluster state
    * of the admission families. A shard reads only its units, and a Pod's Namespace may be in another shard's.

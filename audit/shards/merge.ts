@@ -78,8 +78,13 @@ export async function mergeShards(
     const now = options.now ?? (() => new Date());
     const compareWith = await readLatestReport(run.out, { s3: config.s3 });
     const finished = now();
-    const result = await mergeRuns(pieces, run, finished, compareWith, async (name) =>
-      JSON.parse(await work.store.readText(work.key + PARTS + name)),
+    const result = await mergeRuns(
+      pieces,
+      run,
+      finished,
+      compareWith,
+      async (name) => JSON.parse(await work.store.readText(work.key + PARTS + name)),
+      config.warnExpiryDays,
     );
     const { written } = await publishRun(result, config, { sameFolder: true });
     await removeAll(work.store, work.key);
@@ -188,9 +193,18 @@ async function mergeRuns(
   finished: Date,
   compareWith: PreviousReport | undefined,
   readPart: (name: string) => Promise<AuditRun>,
+  warnDays: number,
 ): Promise<AuditResult> {
   const start = new Date(run.startedAt);
-  const recorder = new RunRecorder(start, compareWith === undefined ? {} : { compareWith });
+  const firstPart = pieces.find((p) => p.kind === "part");
+  if (firstPart === undefined) throw new Error("sharded audit: no shard finished; no report written");
+  const first = await readPart(firstPart.name);
+  // Every shard loads the same waivers: the first one's list, counted again over the merged findings.
+  const waivers = first.waivers === undefined ? undefined : { list: first.waivers, at: start, warnDays };
+  const recorder = new RunRecorder(start, {
+    ...(compareWith !== undefined && { compareWith }),
+    ...(waivers !== undefined && { waivers }),
+  });
   try {
     // Each shard made its ids unique within its part: the suffix goes, and the recorder makes them unique again.
     const record = (f: Finding): void => {
@@ -198,9 +212,6 @@ async function mergeRuns(
       recorder.finding({ ...f, id: m === null ? f.id : (m[1] as string), firstSeen: recorder.startedAt });
     };
     // Every shard loads the same bundle and reports its policy failures: they are the run's, once, first.
-    const firstPart = pieces.find((p) => p.kind === "part");
-    if (firstPart === undefined) throw new Error("sharded audit: no shard finished; no report written");
-    const first = await readPart(firstPart.name);
     for (const f of first.findings) if (f.severity === "policy-failure") record(f);
     for (const piece of pieces) {
       if (piece.kind === "missing") {

@@ -19,7 +19,7 @@ import { Readable } from "node:stream";
 import { ConfigError } from "#lib";
 import { openLocation } from "#lib/storage";
 import { namespacesOf } from "../cluster-state.js";
-import type { ResolvedAuditConfig } from "../config.js";
+import { DEFAULT_WARN_EXPIRY_DAYS, type ResolvedAuditConfig } from "../config.js";
 import { sourceOptionsOf, withSources } from "../execute.js";
 import { loadPolicies } from "../policies.js";
 import { runIdOf } from "../recorder.js";
@@ -75,6 +75,8 @@ export async function planRun(
     ...(config.previous !== undefined && { previous: config.previous }),
     failOn: config.failOn,
     ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
+    ...(config.waivers !== undefined && { waivers: config.waivers }),
+    ...(config.warnExpiryDays !== DEFAULT_WARN_EXPIRY_DAYS && { warnExpiry: config.warnExpiryDays }),
   };
   if (Buffer.byteLength(JSON.stringify(run)) > MAX_RUN_BYTES) {
     throw new ConfigError(`sharded audit: the run's sources, bundle and out take more than ${MAX_RUN_BYTES} bytes`);

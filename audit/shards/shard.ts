@@ -60,10 +60,12 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
   if (run.previous !== undefined) open.push(() => openSource(run.previous as string, options, { s3: config.s3 }));
   const groups = open.length - (run.previous === undefined ? 0 : 1);
   const result = await withSources(open, async (all) => {
-    const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    const loaded = await loadPolicies(config.bundle, undefined, config.s3, config.waivers);
     const state = await shardState(run, config);
     const policySet =
-      Object.keys(state).length === 0 ? loaded.policySet : await loadPolicySource({ ...loaded.source, options: state });
+      Object.keys(state).length === 0
+        ? loaded.policySet
+        : await loadPolicySource({ ...loaded.source, options: { ...loaded.source.options, ...state } });
     const previous = all[groups];
     return runAudit(
       {
@@ -74,6 +76,9 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
         ownerLabels: config.ownerLabels,
         user: config.user,
         toolVersion: config.toolVersion,
+        // Every shard judges the waivers' expiry at the run's start, as an unsharded run does.
+        waiversAt: new Date(run.startedAt),
+        warnExpiryDays: config.warnExpiryDays,
         ...(previous !== undefined && { previous }),
       },
       policySet,

@@ -15,6 +15,8 @@ export interface WorkerInit {
   digest: string;
   ownerLabels: readonly string[];
   startedAt: string;
+  /** The time (ISO) the waivers' expiry is judged at: the run's (the main thread's) start. */
+  waiversAt: string;
   /** The user of each object's admission request. */
   user?: UserInfo;
   /** Tests only: make the worker fail at its `atBatch`-th batch (0-based), by throwing or by exiting. */

@@ -4,6 +4,7 @@
  * Ids, first-seen times and the summary stay on the main thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { compileWaivers } from "#lib";
 import { type AuditDocumentContext, auditDocument } from "../audit-document.js";
 import { loadPolicySource } from "../policies.js";
 import { decodeRawPart } from "../sources/raw-part.js";
@@ -29,6 +30,7 @@ async function start(): Promise<void> {
   }
   ctx = { policySet, owner: { labels: init.ownerLabels }, startedAt: init.startedAt };
   if (init.user !== undefined) ctx.user = init.user;
+  if (policySet.waivers.length > 0) ctx.waivers = compileWaivers(policySet.waivers, Date.parse(init.waiversAt));
   post({ type: "ready", digest: policySet.digest, loadMs: performance.now() - t0 });
 }
 

@@ -5,6 +5,8 @@
  * | found                                                                  | outcome                                     |
  * |------------------------------------------------------------------------|---------------------------------------------|
  * | a YAML/JSON document that cannot be decoded                            | error failure, every kind                   |
+ * | a tollgate.dev/v1alpha1 Waiver                                         | a waiver (lib/waivers); one that cannot be  |
+ * |                                                                        | read: an error failure of no kind           |
  * | a document that is not a Kubernetes object (not a mapping, or without  | error failure, every kind (kubectl apply    |
  * | apiVersion or kind)                                                    | refuses it too: "apiVersion not set")       |
  * | a document of a group of policy documents (tollgate.dev, a family's    | error failure, every kind: a policy that    |
@@ -22,6 +24,8 @@ import { unwrapList } from "../objects/list.js";
 import { isMapping } from "../objects/mapping.js";
 import type { BundleDocument, FamilyCompiler } from "../policy/family.js";
 import { type BundleFile, EVERY_KIND, type PolicyFailure, type PolicyNote } from "../policy/types.js";
+import type { WaiverCollector } from "../waivers/collect.js";
+import { isWaiverDocument } from "../waivers/waiver.js";
 import type { BundleEntry } from "./artifact.js";
 import { BUNDLE_CONFIG_API_VERSION, BUNDLE_CONFIG_KIND, type BundleConfigDoc, parseBundleConfig } from "./config.js";
 
@@ -43,8 +47,9 @@ export function classifyEntries(
   compilers: readonly FamilyCompiler[],
   failures: PolicyFailure[],
   notes: PolicyNote[],
+  waivers: WaiverCollector,
 ): Classified {
-  const classifier = new Classifier(compilers, failures, notes);
+  const classifier = new Classifier(compilers, failures, notes, waivers);
   for (const { file, documents } of entries) {
     if (documents === undefined) {
       if (!compilers.some((c) => c.claimFile(file)))
@@ -73,6 +78,7 @@ class Classifier {
     private readonly compilers: readonly FamilyCompiler[],
     private readonly failures: PolicyFailure[],
     private readonly notes: PolicyNote[],
+    private readonly waivers: WaiverCollector,
   ) {
     this.policyGroups = new Set([TOLLGATE_GROUP, ...compilers.flatMap((c) => c.policyGroups ?? [])]);
   }
@@ -108,6 +114,10 @@ class Classifier {
     }
     if (apiVersion === BUNDLE_CONFIG_API_VERSION && kind === BUNDLE_CONFIG_KIND) {
       this.bundleConfig(obj, file, document);
+      return;
+    }
+    if (isWaiverDocument(obj)) {
+      this.waivers.add(obj, file.path, document, where);
       return;
     }
     const offered: BundleDocument = { object: obj, file: file.path, document };

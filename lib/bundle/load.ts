@@ -21,7 +21,8 @@ import {
   type PolicySet,
   type ResolvedBundleConfig,
 } from "../policy/types.js";
-import { decodeBundle } from "./artifact.js";
+import { WaiverCollector } from "../waivers/collect.js";
+import { decodeBundle, decodeEntries } from "./artifact.js";
 import { classifyEntries } from "./classify.js";
 import { DEFAULT_LIMITS, resolveBundleConfig } from "./config.js";
 import { FAMILY_COMPILERS } from "./families.js";
@@ -51,7 +52,12 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   }
   const compilers = FAMILY_COMPILERS.map((make) => make());
   const notes: PolicyNote[] = [];
-  const classified = classifyEntries(entries, compilers, failures, notes);
+  const waivers = new WaiverCollector(failures);
+  const classified = classifyEntries(entries, compilers, failures, notes, waivers);
+  // Waiver files given beside the bundle (the auditor's --waivers): Waivers only, never policies or state.
+  for (const { file, documents } of decodeEntries(options.waivers ?? [], limits)) {
+    waivers.addFile(file.path, documents ?? [{ document: 0, error: "not a YAML or JSON file" }]);
+  }
   const config = resolveBundleConfig(classified.config, options);
   const families = await compileFamilies(compilers, config, lazy ? "lazy" : "eager", failures, options, [
     ...classified.state,
@@ -61,7 +67,16 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
   const consulting = families.consulting.filter((c) => c.consultsState !== undefined);
   const consultsState = (obj: Record<string, unknown>) => consulting.some((c) => c.consultsState?.(obj) === true);
   const consulted = dropConsultedState(notes, classified.stateNotes, consultsState);
-  return createPolicySet({ digest, config, families: policies, resources, failures, notes: consulted, consultsState });
+  return createPolicySet({
+    digest,
+    config,
+    families: policies,
+    resources,
+    failures,
+    notes: consulted,
+    consultsState,
+    waivers: waivers.waivers,
+  });
 }
 
 /** The notes without the "not a policy document" notes of state objects a compiled family consults. */

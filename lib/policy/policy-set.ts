@@ -18,6 +18,7 @@ import { isSecretKind } from "../field/redact.js";
 import { appendAll } from "../objects/append.js";
 import { type GroupVersion, parseGroupVersion } from "../objects/gvk.js";
 import { isMapping } from "../objects/mapping.js";
+import type { Waiver } from "../waivers/waiver.js";
 import { boundVerdict } from "./bounds.js";
 import type { FamilyPolicy, FamilyRequest, FamilyResult } from "./family.js";
 import type { ResourceCatalogue } from "./resources.js";
@@ -44,6 +45,8 @@ export interface PolicySetParts {
   resources: ResourceCatalogue;
   /** Whether a compiled family consults a cluster-state object (its compiler's consultsState). Default: none. */
   consultsState?: (obj: Record<string, unknown>) => boolean;
+  /** The waivers in force (the bundle's and those given beside it). Default: none. */
+  waivers?: readonly Waiver[];
 }
 
 /** Errors about the request itself or tollgate, not about a family's rules. */
@@ -239,6 +242,7 @@ export function createPolicySet(parts: PolicySetParts): PolicySet {
     admissionRules: Object.freeze(admissionRules),
     failures: Object.freeze([...parts.failures]),
     notes: Object.freeze([...(parts.notes ?? [])]),
+    waivers: Object.freeze((parts.waivers ?? []).map((w) => Object.freeze({ ...w }))),
     families: Object.freeze(
       families.map((f) =>
         f.settings === undefined

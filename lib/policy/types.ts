@@ -3,6 +3,7 @@
  * adding fields.
  */
 import type { FieldError, RuleFamily } from "../field/error.js";
+import type { Waiver } from "../waivers/waiver.js";
 import type { Authorizer } from "./authorizer.js";
 
 export type { RuleFamily };
@@ -227,6 +228,12 @@ export interface PolicySet {
   readonly failures: readonly PolicyFailure[];
   /** Documents and files the loader ignored (not policy failures: see {@link PolicyNote}). */
   readonly notes: readonly PolicyNote[];
+  /**
+   * The waivers in force: the bundle's `tollgate.dev/v1alpha1` `Waiver` documents and those of
+   * {@link BundleOptions.waivers}. Never applied by `validate` (which reads no clock): callers apply them to its
+   * verdicts at a time of their choosing (lib/waivers: compileWaivers, waiveVerdict).
+   */
+  readonly waivers: readonly Waiver[];
   /** The compiled families, in the order they run, with what each runs with (for `/healthz`). */
   readonly families: readonly FamilySummary[];
   /** The resolved bundle configuration in force. */
@@ -281,6 +288,11 @@ export interface BundleOptions {
   podSecurity?: PodSecurityOptions;
   /** How to reach S3 for `s3://` sources. Default: AWS S3, with the AWS SDK's default region and credential chains. */
   s3?: BundleS3Options;
+  /**
+   * Waiver files beside the bundle (the auditor's `--waivers`): every document must be a `tollgate.dev/v1alpha1`
+   * `Waiver`. They join the bundle's own waivers; not part of the digest (like `clusterState`). Default: none.
+   */
+  waivers?: readonly BundleFile[];
 }
 
 /** BundleOptions.podSecurity. */

@@ -45,6 +45,7 @@ function summaryText(config: Readonly<ResolvedAuditConfig>, executed: ExecutedAu
       `  pod security: ${levels.map(([lv, c]) => `${lv}: ${plural(c.pods, "pod")}, ${plural(c.workloads, "workload")}`).join("; ")} checked`,
     );
   }
+  lines.push(...waiverLines(run));
   const uncovered = Object.entries(s.skippedByKind).sort((a, b) => b[1] - a[1]);
   if (uncovered.length > 0) {
     lines.push(
@@ -63,6 +64,41 @@ function summaryText(config: Readonly<ResolvedAuditConfig>, executed: ExecutedAu
   lines.push(`Reports: ${written.folder}${written.folder.endsWith("/") ? "" : "/"} (${files.join(", ")})`);
   if (files.includes("report.html")) lines.push(`HTML report: ${written.location("report.html")}`);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The waivers of the run, when it had any: counts, then the waivers expiring soon (with their expiry), the expired
+ * ones (with the findings they no longer waive) and the unused ones, by name.
+ */
+function waiverLines(run: ExecutedAudit["run"]): string[] {
+  const w = run.summary.waivers;
+  const list = run.waivers ?? [];
+  const lines: string[] = [];
+  if (w !== undefined) {
+    lines.push(
+      `  waivers: ${plural(w.total, "waiver")} (${w.active} active, ${w.expiring} expiring, ${w.expired} expired, ${w.unused} unused), ${plural(run.summary.findings.waived, "finding")} waived`,
+    );
+  }
+  const expiring = list.filter((x) => x.standing === "expiring");
+  if (expiring.length > 0) {
+    lines.push(
+      `  waivers expiring soon: ${expiring.map((x) => `${x.name} (${x.owner}, expires ${x.expires})`).join(", ")}`,
+    );
+  }
+  const expired = list.filter((x) => x.standing === "expired");
+  if (expired.length > 0) {
+    lines.push(
+      `  waivers expired: ${expired.map((x) => `${x.name} (${x.owner}, expired ${x.expires}; ${plural(x.lapsed, "finding")} no longer waived)`).join(", ")}`,
+    );
+  }
+  const unused = list.filter((x) => x.waived + x.lapsed === 0);
+  if (unused.length > 0) lines.push(`  waivers unused: ${unused.map((x) => x.name).join(", ")}`);
+  if (run.summary.waiversInInput !== undefined && run.summary.waiversInInput > 0) {
+    lines.push(
+      `  note: ${plural(run.summary.waiversInInput, "Waiver document")} in the audited input not applied (waivers come from the bundle or --waivers only)`,
+    );
+  }
+  return lines;
 }
 
 function plural(n: number, word: string, pluralWord = `${word}s`): string {

@@ -8,18 +8,29 @@ import type { AuditResult } from "../../../audit/model.js";
 import { type AuditConfig, runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../../audit/sources/index.js";
 import type { SpoolOptions } from "../../../audit/spool.js";
+import { readFileSync } from "node:fs";
 import { loadBundle } from "../../../lib/index.js";
 
 export const FIXTURE_BUNDLE = "test/fixtures/audit/bundle";
 export const FIXTURE_CURRENT = "test/fixtures/audit/snapshots/current.yaml";
 export const FIXTURE_PREVIOUS = "test/fixtures/audit/snapshots/previous.yaml";
 export const FIXED_START = new Date("2026-11-22T02:15:00.000Z");
+/** Waivers of the fixture's findings: active, expiring, expired and unused at FIXED_START. */
+export const FIXTURE_WAIVERS = "test/fixtures/audit/waivers/waivers.yaml";
 
 /** Audits the fixture; the clock returns FIXED_START, then one second later. Durations are zeroed. */
 export async function auditFixture(
-  options: { previous?: boolean; compareWith?: PreviousReport; sources?: string[]; spool?: SpoolOptions } = {},
+  options: {
+    previous?: boolean;
+    compareWith?: PreviousReport;
+    sources?: string[];
+    spool?: SpoolOptions;
+    waivers?: boolean;
+  } = {},
 ): Promise<AuditResult> {
-  const policySet = await loadBundle(FIXTURE_BUNDLE);
+  const waivers =
+    options.waivers === true ? [{ path: FIXTURE_WAIVERS, content: readFileSync(FIXTURE_WAIVERS, "utf8") }] : [];
+  const policySet = await loadBundle(FIXTURE_BUNDLE, { waivers });
   const times = [FIXED_START, new Date(FIXED_START.getTime() + 1000)];
   let call = 0;
   const config: AuditConfig = {

@@ -20,6 +20,7 @@ describe("resolveAuditConfig", () => {
       workers: "auto",
       s3: {},
       user: { username: "tollgate-audit", groups: ["system:authenticated"] },
+      warnExpiryDays: 14,
       toolVersion: "1.2.3",
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -74,6 +75,18 @@ describe("resolveAuditConfig", () => {
       env: { TOLLGATE_POD_SECURITY: "baseline:v1.30" },
       want: { podSecurity: "baseline:v1.30" },
     },
+    {
+      name: "waivers and the expiry warning from the options, over the environment",
+      options: { bundle: "b", waivers: "team-waivers/", warnExpiry: "30" },
+      env: { TOLLGATE_WAIVERS: "s3://w/", TOLLGATE_WARN_EXPIRY: "7" },
+      want: { waivers: "team-waivers/", warnExpiryDays: 30 },
+    },
+    {
+      name: "waivers and the expiry warning from the environment",
+      options: { bundle: "b" },
+      env: { TOLLGATE_WAIVERS: "s3://w/", TOLLGATE_WARN_EXPIRY: "0d" },
+      want: { waivers: "s3://w/", warnExpiryDays: 0 },
+    },
   ])("takes $name", ({ options, env, want }) => {
     expect(resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0")).toMatchObject(want);
   });
@@ -106,6 +119,16 @@ describe("resolveAuditConfig", () => {
       env: {},
       message:
         '--pod-security must be <level>[:<version>] (privileged, baseline or restricted; latest or v1.x): Pod Security version "1.30": must be "latest" or "v1.x"',
+    },
+    {
+      options: { bundle: "b", warnExpiry: "two weeks" },
+      env: {},
+      message: '--warn-expiry must be whole days from 0 to 3650 (14), not "two weeks" (flag or TOLLGATE_WARN_EXPIRY)',
+    },
+    {
+      options: { bundle: "b" },
+      env: { TOLLGATE_WARN_EXPIRY: "4000" },
+      message: '--warn-expiry must be whole days from 0 to 3650 (14), not "4000" (flag or TOLLGATE_WARN_EXPIRY)',
     },
   ])("refuses $options $env with a ConfigError", ({ options, env, message }) => {
     const resolve = () => resolveAuditConfig({ sources: ["s"], ...options }, env, "0.0.0");

@@ -15,7 +15,7 @@ import { type AuditConfig, runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type SourceOptions } from "../../../audit/sources/index.js";
 import type { WorkerTuning } from "../../../audit/workers/feed.js";
 import { buildTar } from "../../helpers/tar.js";
-import { FIXED_START, FIXTURE_BUNDLE, FIXTURE_CURRENT } from "./audit-fixture.js";
+import { FIXED_START, FIXTURE_BUNDLE, FIXTURE_CURRENT, FIXTURE_WAIVERS } from "./audit-fixture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tollgate-workers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,12 +31,14 @@ interface RunOptions {
   sourceOptions?: Partial<SourceOptions>;
   policiesFromInput?: boolean;
   policySource?: PolicySource;
+  /** `--waivers`. */
+  waivers?: string;
 }
 
 async function audit(o: RunOptions): Promise<AuditResult> {
   const sourceOptions = { ...DEFAULT_SOURCE_OPTIONS, ...o.sourceOptions };
   const sources = await Promise.all(o.sources.map((s) => openSource(s, sourceOptions)));
-  const loaded = await loadPolicies(o.bundle, o.policiesFromInput === true ? sources : undefined);
+  const loaded = await loadPolicies(o.bundle, o.policiesFromInput === true ? sources : undefined, {}, o.waivers);
   const config: AuditConfig = {
     sources,
     bundle: o.bundle,
@@ -109,6 +111,24 @@ describe("runAudit on worker threads", { timeout: 30_000 }, () => {
       sources: ["test/fixtures/audit", "examples/export"],
     });
     expect(report.counts.documents).toBeGreaterThan(20);
+  });
+
+  it("waivers (the bundle's and --waivers): the workers waive what the main thread waives, at the run's start", async () => {
+    const report = await expectSameReport({
+      bundle: "examples/policies",
+      sources: ["test/fixtures/audit", "examples/export"],
+      waivers: FIXTURE_WAIVERS,
+      policiesFromInput: true,
+    });
+    expect(report.counts.findings.waived).toBeGreaterThanOrEqual(1);
+    expect(report.header.waivers?.map((w) => w.name)).toEqual([
+      "checkout-replicas",
+      "debug-shell-privileged",
+      "legacy-replicas",
+      "changed-labels",
+      "leaky-size",
+      "broken-gizmo",
+    ]);
   });
 
   it("archives: members, rejected members and an unreadable archive (units without raw() are read here)", async () => {

@@ -26,7 +26,7 @@ const compareWith = previousReportOf("20261121T021500Z", [
     firstSeen: "2026-01-01T00:00:00.000Z",
   },
 ]);
-const run: AuditResult = await auditFixture({ previous: true, compareWith });
+const run: AuditResult = await auditFixture({ previous: true, compareWith, waivers: true });
 const findings = await run.findings.toArray();
 const files = renderReports(run);
 const byName = new Map(await Promise.all(files.map(async (f) => [f.name, await textOf(f.chunks())] as const)));
@@ -34,7 +34,7 @@ const byName = new Map(await Promise.all(files.map(async (f) => [f.name, await t
 describe("reports from spools on disk", () => {
   it("are byte for byte those of a run kept in memory, and every file reads its spools again", async () => {
     // memoryItems 0: every object and finding goes to the temporary file at once.
-    const onDisk = await auditFixture({ previous: true, compareWith, spool: { memoryItems: 0 } });
+    const onDisk = await auditFixture({ previous: true, compareWith, spool: { memoryItems: 0 }, waivers: true });
     try {
       expect(onDisk.objects.onDisk && onDisk.findings.onDisk).toBe(true);
       expect(run.objects.onDisk || run.findings.onDisk).toBe(false);
