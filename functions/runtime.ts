@@ -117,12 +117,16 @@ export interface Runtime {
   policySet(): Promise<PolicySet>;
   /** The loaded PolicySet, or undefined while loading or after a failure. */
   loaded(): PolicySet | undefined;
+  /** The clock waivers' expiry is judged by. */
+  now(): Date;
 }
 
 export interface RuntimeOptions {
   logger?: FunctionLogger;
   /** Replaces loadBundle (tests). */
   load?: (source: string, options: BundleOptions) => Promise<PolicySet>;
+  /** The clock waivers' expiry is judged by; default the system's (tests pass a fixed one). */
+  now?: () => Date;
 }
 
 /** The options loadBundle gets: the failure-policy override and, for s3:// sources, the endpoint. */
@@ -182,6 +186,7 @@ export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
       return pending;
     },
     loaded: () => current,
+    now: options.now ?? (() => new Date()),
   };
 }
 

@@ -5,14 +5,31 @@
  * - `POST /validate` with an admission.k8s.io/v1 AdmissionReview → an AdmissionReview answer (always HTTP 200);
  *   with a bare Kubernetes object → a `Status`, 200 `Success` or 422 `Invalid` (a dry-run style create);
  * - `GET /healthz` → `{status: "ok"}`, and with the token (or when none is configured) the bundle's digest,
- *   covered kinds, rule counts per family, policy failures and the loader's notes (documents it ignored).
+ *   covered kinds, rule counts per family, policy failures, the loader's notes (documents it ignored) and the
+ *   waivers in force (name, policy, owner, expiry, standing).
+ *
+ * Waivers (the bundle's `Waiver` documents) apply to each verdict at the runtime's clock (lib/waivers): a request
+ * denied only by field errors that active waivers cover is allowed, with a warning naming each waiver and its expiry;
+ * every other denial stands (internal errors, failed policies and plugin denials without causes are never waived).
  *
  * Thin by design: normalise the event, check auth, route, call the PolicySet, build the answer. Outcome → HTTP
  * code is functions/http/status.ts; shapes are functions/http/admission.ts; cold-start state is runtime.ts.
  * Logs carry the uid, kind, decision and latency, never object content, bad values or the token.
  */
 import type { Context } from "aws-lambda";
-import { badRequestStatus, InputError, isExhaustion, type PolicySet, successStatus, type Verdict } from "#lib";
+import {
+  badRequestStatus,
+  compileWaivers,
+  InputError,
+  isExhaustion,
+  type PolicySet,
+  successStatus,
+  type ValidateRequest,
+  type Verdict,
+  waiverStanding,
+  waiverTargetOf,
+  waiveVerdict,
+} from "#lib";
 import {
   type BodyLimits,
   denialStatus,
@@ -34,6 +51,9 @@ import {
 import { failureStatus, httpCode } from "./http/status.js";
 import { errorName } from "./logger.js";
 import { type Runtime, round } from "./runtime.js";
+
+/** /healthz calls a waiver expiring within this many days `expiring` (the auditor's default `--warn-expiry`). */
+const HEALTHZ_WARN_EXPIRY_DAYS = 14;
 
 export type Handler = (event: ApiGatewayEvent, context?: Context) => Promise<HttpResponse>;
 
@@ -100,6 +120,13 @@ class Webhook {
       families: set.families,
       failures: set.failures,
       notes: set.notes,
+      waivers: set.waivers.map((w) => ({
+        name: w.name,
+        policy: w.policy,
+        owner: w.owner,
+        expires: w.expires,
+        standing: waiverStanding(w, this.runtime.now().getTime(), HEALTHZ_WARN_EXPIRY_DAYS),
+      })),
     });
   }
 
@@ -145,7 +172,7 @@ class Webhook {
   ): HttpResponse {
     const { review } = body;
     const request = validateRequestOf(review);
-    const verdict = request === undefined ? undefined : set.validate({ ...request, shouldStop });
+    const verdict = request === undefined ? undefined : this.judge(set, { ...request, shouldStop });
     this.logger.info("admission", {
       uid: review.uid,
       kind: review.identity === undefined ? undefined : kindOf(review.identity),
@@ -164,7 +191,7 @@ class Webhook {
     t0: number,
     shouldStop: () => boolean,
   ): HttpResponse {
-    const verdict = set.validate({ operation: "CREATE", object: body.object, shouldStop });
+    const verdict = this.judge(set, { operation: "CREATE", object: body.object, shouldStop });
     this.logger.info("object", {
       kind: kindOf(body.identity),
       ...decision(verdict),
@@ -175,6 +202,20 @@ class Webhook {
     // An admission plugin's denial answers with its own code (Pod Security: 403); field errors with 422.
     const status = denialStatus(verdict, body.identity);
     return jsonResponse(status.code, status, headers);
+  }
+
+  /** The verdict on a request, after the bundle's waivers (judged at the runtime's clock). */
+  private judge(set: PolicySet, request: ValidateRequest): Verdict {
+    const verdict = set.validate(request);
+    if (verdict.allowed || set.waivers.length === 0) return verdict;
+    const waived = waiveVerdict(verdict, compileWaivers(set.waivers, this.runtime.now()), waiverTargetOf(request));
+    if (waived.waived.length > 0 || waived.expired.length > 0) {
+      this.logger.info("waivers", {
+        waived: waived.waived.map((w) => w.waiver.name),
+        expired: waived.expired.map((w) => w.waiver.name),
+      });
+    }
+    return waived.verdict;
   }
 
   private badRequest(error: InputError, t0: number): HttpResponse {

@@ -60,6 +60,7 @@ export type {
   Verdict,
 } from "./policy/types.js";
 export { EVERY_KIND } from "./policy/types.js";
+export { lintWaivers } from "./waivers/lint.js";
 export {
   compileWaivers,
   fieldCovers,

@@ -59,6 +59,8 @@ export interface ResolvedValidateConfig {
 export interface ResolvedLintConfig {
   bundle: string;
   output: OutputFormat;
+  /** Waiver files beside the bundle's own Waivers, checked with them. */
+  waivers?: string;
 }
 
 export type ParsedArgs =
@@ -139,6 +141,10 @@ tollgate.yaml, a document that cannot be decoded or recognised), one line each: 
 a policy; never a failure), then the kinds the bundle covers. Documents are numbered from 0 and files named under
 the bundle folder. With -o json, prints the PolicyFailure array of the library as is (file paths relative to the
 bundle; notes are not failures and are left out) and no summary.
+
+Waivers (the bundle's, and those of --waivers <file|folder|s3://...>) are checked too: a waiver that cannot be read
+is an error naming the field at fault; one that has expired, and selectors that can never match (kinds no covered
+kind matches, namespaces on cluster-scoped kinds) are warnings.
 
 Exits 1 when any failure has severity "error", 0 otherwise.
 
@@ -281,9 +287,12 @@ function defineValidateCommands(
     .description("Load a policy bundle and list its policy failures and the kinds it covers.")
     .addOption(bundleOption(defaultBundle))
     .addOption(outputOption(defaultOutput))
+    .option("--waivers <location>", "Waiver documents beside the bundle's: a file, a folder or s3://bucket/prefix")
     .addHelpText("after", LINT_HELP_FOOTER)
     .action((opts: Record<string, unknown>) => {
-      onLint(Object.freeze({ bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") }));
+      const config: ResolvedLintConfig = { bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") };
+      if (typeof opts.waivers === "string" && opts.waivers !== "") config.waivers = opts.waivers;
+      onLint(Object.freeze(config));
     });
 }
 

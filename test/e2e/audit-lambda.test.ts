@@ -281,7 +281,7 @@ describe("audit input validation", () => {
     [{ ...valid, bundle: "--help" }, 'audit input: bundle must not start with "-": "--help"'],
     [
       { ...valid, failon: "never" },
-      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn, podSecurity, shard)',
+      'audit input: unknown field "failon" (allowed: sources, bundle, out, previous, failOn, podSecurity, waivers, warnExpiry, shard)',
     ],
     [
       { "detail-type": "Scheduled Event", detail: {} },

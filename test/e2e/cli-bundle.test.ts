@@ -272,6 +272,7 @@ describe("bundle build and webhook-config with S3", () => {
         "rollout-crd.yaml",
         "tenant-crd.yaml",
         "tollgate.yaml",
+        "waivers.yaml",
         "widget-crd.yaml",
       ])
         await store.write(`examples/${name}`, readFileSync(join(ROOT, EXAMPLES, name), "utf8"));

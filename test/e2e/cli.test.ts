@@ -774,7 +774,68 @@ describe("tollgate lint", () => {
     expect(result.stdout).toMatch(/^0 errors, \d+ warnings? in examples\/policies$/m);
     expect(result.stdout).toMatch(/^ {2}demo\.tollgate\.dev\/v1alpha1 Widget \(crd, namespaced, \d+ rules?\)$/m);
     expect(result.stdout).toMatch(/^ {2}demo\.tollgate\.dev\/v1alpha1 Tenant \(crd, cluster-scoped, \d+ rules?\)$/m);
+    // examples/policies/waivers.yaml holds an expired waiver on purpose: a warning, not an error.
+    expect(outputLines(result.stdout)).toContain(
+      "warning examples/policies/waivers.yaml#1 spec.expires: Waiver debug-shell-privileged expired at 2026-01-31T00:00:00Z: it waives nothing (renew or remove it)",
+    );
+    expect(outputLines(result.stdout)).toContain("2 waivers read");
     expect(result.code).toBe(0);
+  });
+
+  it("checks --waivers beside the bundle: errors naming the field, selectors that can never match (exit 1)", async () => {
+    const waivers = join(scratch, "team-waivers");
+    mkdirSync(waivers);
+    const file = join(waivers, "waivers.yaml");
+    writeFileSync(
+      file,
+      [
+        "apiVersion: tollgate.dev/v1alpha1",
+        "kind: Waiver",
+        "metadata: { name: typo }",
+        "spec:",
+        "  policy: widgets.demo.tollgate.dev",
+        "  namespace: [shop]",
+        "  reason: r",
+        "  owner: o",
+        '  expires: "next week"',
+        "---",
+        "apiVersion: tollgate.dev/v1alpha1",
+        "kind: Waiver",
+        "metadata: { name: no-such-kind }",
+        "spec:",
+        "  policy: widgets.demo.tollgate.dev",
+        "  kinds: [Gadget]",
+        "  reason: r",
+        "  owner: o",
+        '  expires: "2030-01-01T00:00:00Z"',
+        "---",
+        "apiVersion: tollgate.dev/v1alpha1",
+        "kind: Waiver",
+        "metadata: { name: tenant-in-namespace }",
+        "spec:",
+        "  policy: tenants.demo.tollgate.dev",
+        "  kinds: [Tenant]",
+        "  namespaces: [shop]",
+        "  reason: r",
+        "  owner: o",
+        '  expires: "2030-01-01T00:00:00Z"',
+        "",
+      ].join("\n"),
+    );
+
+    const result = await tollgate(["lint", "--bundle", "examples/policies", "--waivers", waivers]);
+
+    const lines = outputLines(result.stdout);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `error ${file}#0: Waiver typo: spec.namespace: Forbidden: unknown field`,
+        `error ${file}#0: Waiver typo: spec.expires: Invalid value: "next week": must be an RFC 3339 date-time (2026-12-31T00:00:00Z)`,
+        `warning ${file}#1 spec.kinds: Waiver no-such-kind: kinds ["Gadget"] match no kind the bundle covers (CronJob, DaemonSet, Deployment, Job, Namespace, Pod, PodTemplate, ReplicaSet, ReplicationController, Rollout, StatefulSet, Tenant, Widget): it can never match`,
+        `warning ${file}#2 spec.namespaces: Waiver tenant-in-namespace: the kinds it selects are cluster-scoped and have no namespace: with namespaces it can never match`,
+      ]),
+    );
+    expect(lines).toContain("4 waivers read");
+    expect(result.code).toBe(1);
   });
 });
 

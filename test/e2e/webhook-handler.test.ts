@@ -324,6 +324,10 @@ describe.each<{ payload: Payload }>([{ payload: "v1" }, { payload: "v2" }])("pay
       expect(res.body.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(res.body.kinds).toContain("demo.tollgate.dev/v1alpha1/Widget");
       expect((res.body.rules as Record<string, number>).crd).toBeGreaterThan(0);
+      expect((res.body.waivers as { name: string }[]).map((w) => w.name)).toEqual([
+        "checkout-replicas",
+        "debug-shell-privileged",
+      ]);
     });
   });
 });
@@ -648,6 +652,162 @@ describe("configuration (resolveEnvConfig)", () => {
 
   it("keeps s3:// bundles as they are", () => {
     expect(resolveEnvConfig({ TOLLGATE_BUNDLE: "s3://b/p/" }).bundle).toBe("s3://b/p/");
+  });
+});
+
+describe("waivers (the examples' examples/policies/waivers.yaml, at a fixed clock)", () => {
+  const at = (iso: string) => {
+    const logger = recorder();
+    return { handler: createHandler(createRuntime({}, { logger, now: () => new Date(iso) })), logger };
+  };
+  const checkout = (spec: Record<string, unknown>) => widget({ replicas: 11, ...spec }, "checkout");
+  const WAIVED =
+    "waived by checkout-replicas (owner payments, expires 2030-06-30T00:00:00Z): spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10";
+
+  it("allows an object denied only by a waived error, with a warning naming the waiver and its expiry", async () => {
+    const { handler, logger } = at("2026-11-22T00:00:00Z");
+    const res = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-waived", operation: "CREATE", object: checkout({}) }),
+    });
+    expect(res.body.response).toEqual({ uid: "u-waived", allowed: true, warnings: [WAIVED] });
+    expect(logger.lines.find((l) => l.message === "waivers")?.attributes).toEqual({
+      waived: ["checkout-replicas"],
+      expired: [],
+    });
+    // A bare object: 200 Success, the warning in the Warning header.
+    const bare = await call(handler, "v2", { body: checkout({}) });
+    expect(bare.status).toBe(200);
+    expect(bare.headers?.warning).toBe(`299 - "${WAIVED}"`);
+  });
+
+  it("/healthz lists the waivers in force with their standing at the runtime's clock", async () => {
+    const { handler } = at("2030-06-20T00:00:00Z");
+    const res = await call(handler, "v2", { method: "GET", path: "/healthz" });
+    expect(res.body.waivers).toEqual([
+      {
+        name: "checkout-replicas",
+        policy: "widgets.demo.tollgate.dev",
+        owner: "payments",
+        expires: "2030-06-30T00:00:00Z",
+        standing: "expiring",
+      },
+      {
+        name: "debug-shell-privileged",
+        policy: "baseline:latest",
+        owner: "platform",
+        expires: "2026-01-31T00:00:00Z",
+        standing: "expired",
+      },
+    ]);
+  });
+
+  it("denies an object with another error besides the waived one, with every cause", async () => {
+    const { handler } = at("2026-11-22T00:00:00Z");
+    const res = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-both", operation: "CREATE", object: checkout({ size: "huge" }) }),
+    });
+    const response = res.body.response as { allowed: boolean; status: { details: { causes: unknown[] } } };
+    expect(response.allowed).toBe(false);
+    expect(response.status.details.causes).toHaveLength(2);
+  });
+
+  it("once the waiver has expired, denies the object and says the waiver expired", async () => {
+    const { handler } = at("2030-06-30T00:00:00Z");
+    const res = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-expired", operation: "CREATE", object: checkout({}) }),
+    });
+    const response = res.body.response as { allowed: boolean; warnings: string[] };
+    expect(response.allowed).toBe(false);
+    expect(response.warnings).toEqual([
+      "waiver checkout-replicas expired at 2030-06-30T00:00:00Z and no longer waives spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+    ]);
+  });
+
+  it("never waives a denial of another object, nor an internal error (a policy that failed to compile)", async () => {
+    const { handler } = at("2026-11-22T00:00:00Z");
+    const other = await call(handler, "v1", {
+      body: admissionReview({ uid: "u-other", operation: "CREATE", object: widget({ replicas: 11 }, "payments") }),
+    });
+    expect((other.body.response as { allowed: boolean }).allowed).toBe(false);
+    // The failure policy's InternalError names the broken file as its policy: a waiver of that "policy" and kind
+    // matches it on paper, and still waives nothing (fail-closed).
+    const waivers = [
+      {
+        path: "waivers.yaml",
+        content: `apiVersion: tollgate.dev/v1alpha1
+kind: Waiver
+metadata: { name: broken-anyway }
+spec: { policy: broken-crd.yaml, kinds: [Broken], reason: r, owner: o, expires: "2030-01-01T00:00:00Z" }
+`,
+      },
+    ];
+    const runtime = createRuntime(
+      { TOLLGATE_BUNDLE: BROKEN_BUNDLE },
+      {
+        logger: recorder(),
+        load: (source, options) => loadBundle(source, { ...options, waivers }),
+        now: () => new Date("2026-11-22T00:00:00Z"),
+      },
+    );
+    const broken = { apiVersion: "fixtures.tollgate.dev/v1", kind: "Broken", metadata: { name: "b" }, spec: {} };
+    const res = await call(createHandler(runtime), "v2", {
+      body: admissionReview({ uid: "u-broken-waived", operation: "CREATE", object: broken }),
+    });
+    const response = res.body.response as { allowed: boolean; status: { message: string }; warnings?: string[] };
+    expect(response.allowed).toBe(false);
+    expect(response.status.message).toMatch(/^Broken.fixtures.tollgate.dev "b" is invalid: /);
+    expect(response.warnings).toBeUndefined();
+  });
+
+  it("waives a Pod Security denial (its own Status) when every error is waived", async () => {
+    const waivers = [
+      {
+        path: "waivers.yaml",
+        content: `apiVersion: tollgate.dev/v1alpha1
+kind: Waiver
+metadata: { name: web-privileged }
+spec:
+  policy: "baseline:latest"
+  rule: privileged
+  kinds: [Pod]
+  names: [web]
+  reason: a privileged debugging Pod
+  owner: platform
+  expires: "2027-01-01T00:00:00Z"
+`,
+      },
+    ];
+    const runtime = createRuntime(
+      { TOLLGATE_BUNDLE: POD_SECURITY_BUNDLE },
+      {
+        logger: recorder(),
+        load: (source, options) => loadBundle(source, { ...options, waivers }),
+        now: () => new Date("2026-11-22T00:00:00Z"),
+      },
+    );
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web", namespace: "shop" },
+      spec: { containers: [{ name: "app", image: "nginx", securityContext: { privileged: true } }] },
+    };
+    const res = await call(createHandler(runtime), "v2", {
+      body: admissionReview({
+        uid: "u-psa-waived",
+        kind: { group: "", version: "v1", kind: "Pod" },
+        resource: { group: "", version: "v1", resource: "pods" },
+        operation: "CREATE",
+        namespace: "shop",
+        name: "web",
+        object: pod,
+      }),
+    });
+    const response = res.body.response as { allowed: boolean; status?: unknown; warnings: string[] };
+    expect(response.allowed).toBe(true);
+    expect(response.status).toBeUndefined();
+    expect(response.warnings).toContain(
+      'waived by web-privileged (owner platform, expires 2027-01-01T00:00:00Z): spec.containers[0].securityContext.privileged: Forbidden: privileged (container "app" must not set securityContext.privileged=true)',
+    );
   });
 });
 

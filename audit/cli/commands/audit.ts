@@ -37,7 +37,7 @@ function summaryText(config: Readonly<ResolvedAuditConfig>, executed: ExecutedAu
   const lines = [
     `tollgate audit ${run.runId}: ${plural(s.documents, "document")} from ${config.sources.join(" ")} against ${config.bundle} (${plural(run.bundle.kinds, "kind")}${policiesFromInput > 0 ? `, ${plural(policiesFromInput, "policy", "policies")} from the input` : ""})`,
     `  objects: ${s.valid} valid, ${s.invalid} invalid, ${s.skippedUncovered} skipped (no policy for the kind), ${s.skippedNotKubernetes} not Kubernetes objects, ${plural(s.inputErrors, "input error")}`,
-    `  findings: ${plural(s.findings.violation, "violation")}${s.grandfathered + s.blocking > 0 ? ` (${s.blocking} blocking, ${s.grandfathered} grandfathered)` : ""}, ${plural(s.findings.warning, "warning")}, ${s.findings.audit > 0 ? `${plural(s.findings.audit, "audit finding")}, ` : ""}${s.findings.shadow} shadowed, ${plural(s.findings["template-annotation-failure"], "template annotation failure")}, ${plural(s.findings["policy-failure"], "policy failure")}`,
+    `  findings: ${plural(s.findings.violation, "violation")}${s.grandfathered + s.blocking > 0 ? ` (${s.blocking} blocking, ${s.grandfathered} grandfathered)` : ""}, ${plural(s.findings.warning, "warning")}, ${s.findings.audit > 0 ? `${plural(s.findings.audit, "audit finding")}, ` : ""}${s.findings.waived > 0 ? `${s.findings.waived} waived, ` : ""}${s.findings.shadow} shadowed, ${plural(s.findings["template-annotation-failure"], "template annotation failure")}, ${plural(s.findings["policy-failure"], "policy failure")}`,
   ];
   if (s.podSecurity !== undefined) {
     const levels = Object.entries(s.podSecurity).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

@@ -1,6 +1,7 @@
 /**
  * `tollgate lint`: the policies of a bundle that cannot be used (compile failures and lint warnings), and the
- * kinds it covers.
+ * kinds it covers; and the waivers in force (lib/waivers/lint.ts: expired ones, selectors that can never match), with
+ * the waiver files of `--waivers`.
  *
  * Text, one line per failure: `<severity> <file>[#<document>] <path>: <message>` (the file as a path the user can
  * open, the bundle folder joined to the library's relative path; documents numbered from 0 as the library numbers
@@ -9,38 +10,56 @@
  * are not failures and are left out).
  */
 import { join } from "node:path";
-import { loadBundle, type PolicyFailure, type PolicySet } from "#lib";
+import { lintWaivers, loadBundle, type PolicyFailure, type PolicySet } from "#lib";
+import { readWaiverFiles } from "../../policies.js";
 import { statPath } from "../../sources/index.js";
 import type { ResolvedLintConfig } from "../args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
 
 export async function runLint(config: Readonly<ResolvedLintConfig>, io: CommandIo): Promise<CommandOutcome> {
   const info = await statPath(config.bundle, "bundle path");
-  const policySet = await loadBundle(config.bundle);
+  const waivers = config.waivers === undefined ? [] : await readWaiverFiles(config.waivers);
+  const policySet = await loadBundle(config.bundle, { waivers });
+  // The waivers' expiry is judged now (lint is run by people and CI, at the time that matters to them).
+  const failures = [...policySet.failures, ...lintWaivers(policySet, new Date())];
 
   if (config.output === "json") {
-    io.stdout(`${JSON.stringify(policySet.failures, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(failures, null, 2)}\n`);
   } else {
-    // The library names files relative to a bundle folder; a single-file bundle is the file itself.
+    // The library names files relative to a bundle folder; a single-file bundle is the file itself; waiver files
+    // beside the bundle are named as given.
+    const waiverFiles = new Set(waivers.map((f) => f.path));
     const fileName = (file: string | undefined) =>
-      file === undefined ? config.bundle : info.isDirectory() ? join(config.bundle, file) : config.bundle;
-    io.stdout(lintText(policySet, config.bundle, fileName));
+      file === undefined
+        ? config.bundle
+        : waiverFiles.has(file)
+          ? file
+          : info.isDirectory()
+            ? join(config.bundle, file)
+            : config.bundle;
+    io.stdout(lintText(policySet, failures, config.bundle, fileName));
   }
 
-  return policySet.failures.some((f) => f.severity === "error") ? "violations" : "ok";
+  return failures.some((f) => f.severity === "error") ? "violations" : "ok";
 }
 
-function lintText(policySet: PolicySet, bundle: string, fileName: (file: string | undefined) => string): string {
+function lintText(
+  policySet: PolicySet,
+  failures: readonly PolicyFailure[],
+  bundle: string,
+  fileName: (file: string | undefined) => string,
+): string {
   let out = "";
-  for (const f of policySet.failures) out += `${failureLine(f, fileName(f.file))}\n`;
+  for (const f of failures) out += `${failureLine(f, fileName(f.file))}\n`;
   for (const n of policySet.notes) out += `${failureLine({ ...n, severity: "note" }, fileName(n.file))}\n`;
 
-  const errors = policySet.failures.filter((f) => f.severity === "error").length;
-  const warnings = policySet.failures.length - errors;
+  const errors = failures.filter((f) => f.severity === "error").length;
+  const warnings = failures.length - errors;
   const notes = policySet.notes.length;
-  if (policySet.failures.length + notes > 0) out += "\n";
+  if (failures.length + notes > 0) out += "\n";
   out += `${plural(errors, "error")}, ${plural(warnings, "warning")}${notes > 0 ? ` (${plural(notes, "note")})` : ""} in ${bundle}\n`;
 
+  if (policySet.waivers.length > 0) out += `${plural(policySet.waivers.length, "waiver")} read\n`;
   out += `${plural(policySet.kinds.length, "kind")} covered${policySet.kinds.length > 0 ? ":" : ""}\n`;
   for (const k of policySet.kinds) {
     const gv = k.group === "" ? k.version : `${k.group}/${k.version}`;

@@ -3,12 +3,12 @@
  * clock, so every report is byte-for-byte stable once durations are zeroed.
  */
 
+import { readFileSync } from "node:fs";
 import type { PreviousReport } from "../../../audit/compare.js";
 import type { AuditResult } from "../../../audit/model.js";
 import { type AuditConfig, runAudit } from "../../../audit/run.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../../audit/sources/index.js";
 import type { SpoolOptions } from "../../../audit/spool.js";
-import { readFileSync } from "node:fs";
 import { loadBundle } from "../../../lib/index.js";
 
 export const FIXTURE_BUNDLE = "test/fixtures/audit/bundle";
