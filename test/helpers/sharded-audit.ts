@@ -66,6 +66,7 @@ export interface Report {
   }[];
   objects: { key: string; outcome: string; location: { file: string; entry?: string } }[];
   comparison?: { newFindings: number; persistingFindings: number; resolvedFindings: number };
+  waivers?: { name: string; standing: string; waived: number; lapsed: number }[];
 }
 
 /** report.json of a run folder `s3://reports/<prefix>/<run>/`. */
@@ -85,7 +86,8 @@ export const withoutTiming = (s: Record<string, unknown>) => ({ ...s, durationMs
 
 /**
  * The totals of the seeded export: the examples' 26 objects (15 of cluster-export, 11 of workloads-export), the
- * archive's 2 Widgets (1 invalid, 1 violation), values.yaml (not an object).
+ * archive's 2 Widgets (1 invalid, 1 violation), values.yaml (not an object); examples/policies/waivers.yaml waives
+ * the checkout Widget's replicas (a violation without it).
  */
 export const SEEDED_TOTALS = {
   documents: 29,
@@ -95,7 +97,7 @@ export const SEEDED_TOTALS = {
   skippedUncovered: 7,
   skippedNotKubernetes: 1,
   inputErrors: 0,
-  findings: { violation: 15, warning: 7, audit: 18, "input-error": 0 },
+  findings: { violation: 14, warning: 7, audit: 18, "input-error": 0, waived: 1 },
 };
 
 /** The sharded run's report is the unsharded run's: objects, finding ids and places in order, summary; one run. */
@@ -108,6 +110,12 @@ export async function expectSameReport(reports: BlobStore, sharded: string, plai
   expect(merged.findings.map((f) => f.message)).toEqual(single.findings.map((f) => f.message));
   expect(withoutTiming(merged.summary)).toEqual(withoutTiming(single.summary));
   expect(merged.summary).toMatchObject(SEEDED_TOTALS);
+  // Every shard judged the waivers at the run's start; the merged list counts over all shards.
+  expect(merged.waivers).toEqual(single.waivers);
+  expect(merged.waivers?.map((w) => [w.name, w.standing, w.waived, w.lapsed])).toEqual([
+    ["checkout-replicas", "active", 1, 0],
+    ["debug-shell-privileged", "expired", 0, 1],
+  ]);
   // One run: every new finding is first seen at the run's start, not at its shard's.
   for (const f of merged.findings) expect(f.firstSeen).toBe(merged.startedAt);
   expect(merged.findings.some((f) => f.location.file === "s3://exports/cluster-a/zz-snapshot.tar.gz")).toBe(true);
