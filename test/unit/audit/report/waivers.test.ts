@@ -4,13 +4,20 @@
  * format (SARIF suppressions, JUnit skipped, PolicyReport/OpenReports skip, CSV columns, HTML section); the expired
  * waiver's finding stays a violation and says so; the same run on worker threads gives the same reports.
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { WAIVER_IN_INPUT } from "../../../../audit/audit-document.js";
 import { type AuditResult, summaryReachesFailOn } from "../../../../audit/model.js";
+import { loadPolicies } from "../../../../audit/policies.js";
 import { disposeResult } from "../../../../audit/recorder.js";
 import { renderReports } from "../../../../audit/report/index.js";
 import { textOf } from "../../../../audit/report/stream.js";
+import { runAudit } from "../../../../audit/run.js";
+import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../../../audit/sources/index.js";
 import { parseDocuments } from "../../../../lib/index.js";
-import { auditFixture } from "../audit-fixture.js";
+import { auditFixture, FIXED_START, FIXTURE_BUNDLE } from "../audit-fixture.js";
 
 const run: AuditResult = await auditFixture({ previous: true, waivers: true });
 const plain: AuditResult = await auditFixture({ previous: true });
@@ -152,5 +159,58 @@ describe("every format carries the waiver", () => {
 
   it("fielderrors.ndjson leaves waived findings out (the webhook admits them)", () => {
     expect(files.get("fielderrors.ndjson")).not.toContain('"metadata.labels"');
+  });
+});
+
+describe("a Waiver among the audited objects", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tollgate-waiver-input-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is never applied, also with --policies-from-input, and the run notes it", async () => {
+    // Prepare: the fixture's invalid Widget, and a Waiver in the same input that would cover it.
+    const input = join(dir, "input.yaml");
+    writeFileSync(
+      input,
+      `apiVersion: audit.tollgate.dev/v1
+kind: Widget
+metadata: { name: legacy, namespace: team-a }
+spec: { replicas: 11 }
+---
+apiVersion: tollgate.dev/v1alpha1
+kind: Waiver
+metadata: { name: self-service }
+spec: { policy: widgets.audit.tollgate.dev, reason: mine, owner: me, expires: "2030-01-01T00:00:00Z" }
+`,
+    );
+    const sources = [await openSource(input, DEFAULT_SOURCE_OPTIONS)];
+    const loaded = await loadPolicies(FIXTURE_BUNDLE, sources);
+    // Act
+    const result = await runAudit(
+      {
+        sources,
+        bundle: FIXTURE_BUNDLE,
+        concurrency: 1,
+        failOn: "violation",
+        ownerLabels: [],
+        toolVersion: "0.0.0-test",
+        now: () => FIXED_START,
+      },
+      loaded.policySet,
+    );
+    try {
+      // Assess
+      expect(loaded.policySet.waivers).toEqual([]);
+      const found = await result.findings.toArray();
+      expect(found.filter((f) => f.object?.name === "legacy").map((f) => f.severity)).toEqual(["violation"]);
+      expect(result.summary.findings.waived).toBe(0);
+      expect(result.summary.waiversInInput).toBe(1);
+      const records = await result.objects.toArray();
+      expect(records.find((o) => o.object?.kind === "Waiver")).toMatchObject({
+        outcome: "skipped",
+        note: WAIVER_IN_INPUT,
+      });
+    } finally {
+      disposeResult(result);
+    }
   });
 });
