@@ -169,7 +169,12 @@ describe("npm start (the README's first command)", () => {
       "tollgate audit <run>: 31 documents from examples/export against examples/policies (16 kinds, 2 policies from the input)",
     );
     expect(lines).toContain(
-      "  findings: 18 violations, 7 warnings, 19 audit findings, 0 shadowed, 0 template annotation failures, 0 policy failures",
+      "  findings: 17 violations, 7 warnings, 19 audit findings, 1 waived, 0 shadowed, 0 template annotation failures, 0 policy failures",
+    );
+    // examples/policies/waivers.yaml: the checkout Widget's replicas are waived; the debug Pod's waiver expired.
+    expect(lines).toContain("  waivers: 2 waivers (1 active, 0 expiring, 1 expired, 0 unused), 1 finding waived");
+    expect(lines).toContain(
+      "  waivers expired: debug-shell-privileged (platform, expired 2026-01-31T00:00:00Z; 1 finding no longer waived)",
     );
     // Pod Security: the namespaces' levels (from the export's Namespaces) and the configuration's defaults.
     expect(lines).toContain(
