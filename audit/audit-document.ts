@@ -11,7 +11,14 @@ import {
   type Verdict,
   type WaiverMatcher,
 } from "#lib";
-import { findingsFromVerdict, inputErrorFinding, type OwnerOptions, objectRefOf, ownerOf } from "./findings.js";
+import {
+  controllerRefOf,
+  findingsFromVerdict,
+  inputErrorFinding,
+  type OwnerOptions,
+  objectRefOf,
+  teamOf,
+} from "./findings.js";
 import { type Finding, identityKey, locationText, type ObjectRecord, type ObjectRef } from "./model.js";
 import type { KubeObject, SourceDoc } from "./sources/types.js";
 
@@ -60,8 +67,10 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
   const { object, location } = doc;
   const ref = objectRefOf(object);
   const record: ObjectRecord = { key: identityKey(ref), object: ref, location, outcome: "skipped", findings: 0 };
-  const owner = ownerOf(object, ctx.owner);
-  if (owner !== undefined) record.owner = owner;
+  const team = teamOf(object, ctx.owner);
+  if (team !== undefined) record.team = team;
+  const controller = controllerRefOf(object);
+  if (controller !== undefined) record.controller = controller;
   if (isWaiverDocument(object)) record.note = WAIVER_IN_INPUT;
   if (!policySet.covers(object.apiVersion, object.kind)) return { record, findings: [] };
 
@@ -89,7 +98,8 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
     location,
     isUpdate: old !== undefined,
     startedAt,
-    ...(owner && { owner }),
+    ...(team !== undefined && { team }),
+    ...(controller !== undefined && { controller }),
     ...(ctx.waivers !== undefined && { waivers: ctx.waivers }),
   });
   record.findings = found.length;

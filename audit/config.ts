@@ -11,7 +11,7 @@
  * | TOLLGATE_AUDIT_OUT      | out              | reports    |
  * | TOLLGATE_FAIL_ON        | failOn           | violation  |
  * | TOLLGATE_CONCURRENCY    | concurrency      | 8          |
- * | TOLLGATE_OWNER_LABELS   | ownerLabels      | owner,team,app.kubernetes.io/owner,app.kubernetes.io/part-of |
+ * | TOLLGATE_TEAM_KEYS (or TOLLGATE_OWNER_LABELS) | ownerLabels (--team-keys, --owner-labels) | app.kubernetes.io/part-of,team,owner (label, else annotation, keys naming the team) |
  * | TOLLGATE_MAX_JSON_BYTES | maxJsonBytes     | 512Mi (larger JSON files are streamed) |
  * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
@@ -47,7 +47,7 @@ export interface AuditOptions {
   policiesFromInput?: boolean;
   failOn?: string;
   concurrency?: string;
-  /** Label keys, comma-separated. */
+  /** Label (else annotation) keys naming the team, comma-separated. */
   ownerLabels?: string;
   /** Bytes, or with Ki, Mi or Gi. */
   maxJsonBytes?: string;
@@ -113,13 +113,11 @@ export interface ResolvedAuditConfig {
 
 const DEFAULT_CONCURRENCY = 8;
 
-/** The label keys that name an object's owner when no others are configured, in order of preference. */
-export const DEFAULT_OWNER_LABELS: readonly string[] = [
-  "owner",
-  "team",
-  "app.kubernetes.io/owner",
-  "app.kubernetes.io/part-of",
-];
+/**
+ * The keys that name an object's team when no others are configured, in order of preference: each is looked up as a
+ * label, then as an annotation (audit/findings.ts teamOf).
+ */
+export const DEFAULT_OWNER_LABELS: readonly string[] = ["app.kubernetes.io/part-of", "team", "owner"];
 
 /** The user of an audit's synthetic requests when none is given: an authenticated user of no special standing. */
 export const DEFAULT_AUDIT_USER = "tollgate-audit";
@@ -145,7 +143,7 @@ export function resolveAuditConfig(
   if (!(FAIL_ON as readonly string[]).includes(failOn)) {
     throw new ConfigError(`--fail-on must be one of ${FAIL_ON.join(", ")}, not ${JSON.stringify(failOn)}`);
   }
-  const ownerRaw = text(options.ownerLabels) ?? text(env.TOLLGATE_OWNER_LABELS);
+  const ownerRaw = text(options.ownerLabels) ?? text(env.TOLLGATE_TEAM_KEYS) ?? text(env.TOLLGATE_OWNER_LABELS);
   const config: ResolvedAuditConfig = {
     bundle,
     sources: Object.freeze([...options.sources]),
@@ -242,7 +240,8 @@ function commaList(raw: string): string[] {
 }
 
 /** The S3 endpoint (an http or https URL) and path style, option over environment. */
-function resolveS3(options: AuditOptions, env: Env): Readonly<S3Options> {
+/** The S3 settings of `--s3-endpoint`, `--[no-]s3-path-style` and their environment (audit and verify). */
+export function resolveS3(options: Pick<AuditOptions, "s3Endpoint" | "s3PathStyle">, env: Env): Readonly<S3Options> {
   const endpoint = text(options.s3Endpoint) ?? text(env.TOLLGATE_S3_ENDPOINT);
   const s3: S3Options = {};
   if (endpoint !== undefined) {

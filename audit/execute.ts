@@ -13,7 +13,7 @@ import { loadPolicies, loadPolicySource } from "./policies.js";
 import { disposeResult } from "./recorder.js";
 import { renderReports } from "./report/index.js";
 import { type AuditConfig, type AuditProgress, runAudit } from "./run.js";
-import { readLatestReport, readReportFile, type SinkOptions, type WrittenRun, writeRun } from "./sink.js";
+import { readHistory, readLatestReport, readReportFile, type SinkOptions, type WrittenRun, writeRun } from "./sink.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type Source, type SourceOptions } from "./sources/index.js";
 import { progressTotalBytes } from "./sources/size.js";
 import { resolveWorkers } from "./workers/auto.js";
@@ -148,8 +148,9 @@ export async function withSources<T>(
 }
 
 /**
- * Renders the reports of a finished run and writes them (index.json last, then latest.json), then removes the run's
- * spools. Returns the run without its objects and findings.
+ * Renders the reports of a finished run (with the earlier runs of history.json for the trend) and writes them
+ * (index.json after them, then the history line, then latest.json), then removes the run's spools. Returns the run
+ * without its objects and findings.
  *
  * @param sink how the run folder is chosen (SinkOptions.sameFolder); S3 options come from `config`
  */
@@ -161,6 +162,7 @@ export async function publishRun(
   let written: WrittenRun;
   let files: ReturnType<typeof renderReports>;
   try {
+    result.history = await readHistory(config.out, { s3: config.s3 });
     files = renderReports(result, config.formats);
     written = await writeRun(config.out, result, files, { ...sink, s3: config.s3 });
   } finally {

@@ -14,7 +14,7 @@
  *   with `expired: true`.
  *
  * Secrets: nothing here copies object content into a finding except identity (apiVersion, kind, namespace, name,
- * uid), the owner label value or owner reference, and lib's field error texts, which lib already redacts for v1
+ * uid), the team label or annotation value, the owner reference's kind and name, and lib's field error texts, which lib already redacts for v1
  * Secrets and credential-named fields. `badValue` is never copied.
  */
 import { createHash } from "node:crypto";
@@ -30,7 +30,7 @@ import {
 } from "./model.js";
 import type { KubeObject } from "./sources/types.js";
 
-/** Owner detection: the first of these labels an object carries names its owner. */
+/** Team detection: the first of these keys an object carries, as a label or else as an annotation, names its team. */
 export interface OwnerOptions {
   /** The configured keys (audit/config.ts, default `DEFAULT_OWNER_LABELS`). */
   labels: readonly string[];
@@ -55,26 +55,36 @@ export function objectRefOf(object: KubeObject): ObjectRef {
   return ref;
 }
 
-/** The owner: the first owner label's value, else the first owner reference as `<Kind>/<name>`. */
-export function ownerOf(object: KubeObject, options: OwnerOptions): string | undefined {
+/** The team: for each configured key in order, the object's label of that key, else its annotation of that key. */
+export function teamOf(object: KubeObject, options: OwnerOptions): string | undefined {
   const meta = record(object.metadata);
   if (meta === undefined) return undefined;
   const labels = record(meta.labels);
-  if (labels !== undefined) {
-    for (const key of options.labels) {
-      const v = str(labels[key]);
-      if (v !== undefined) return v;
-    }
-  }
-  if (Array.isArray(meta.ownerReferences)) {
-    for (const o of meta.ownerReferences) {
-      const r = record(o);
-      const kind = str(r?.kind);
-      const name = str(r?.name);
-      if (kind !== undefined && name !== undefined) return `${kind}/${name}`;
-    }
+  const annotations = record(meta.annotations);
+  for (const key of options.labels) {
+    const v = str(labels?.[key]) ?? str(annotations?.[key]);
+    if (v !== undefined) return v;
   }
   return undefined;
+}
+
+/**
+ * The object's own controller as `<Kind>/<name>`: the owner reference marked `controller: true`, else the first
+ * one. The run follows these links up through the input to the top of the chain (recorder.ts).
+ */
+export function controllerRefOf(object: KubeObject): string | undefined {
+  const refs = record(object.metadata)?.ownerReferences;
+  if (!Array.isArray(refs)) return undefined;
+  let first: string | undefined;
+  for (const o of refs) {
+    const r = record(o);
+    const kind = str(r?.kind);
+    const name = str(r?.name);
+    if (kind === undefined || name === undefined) continue;
+    if (r?.controller === true) return `${kind}/${name}`;
+    first ??= `${kind}/${name}`;
+  }
+  return first;
 }
 
 /** A stable id: sha256 over the parts, 16 hex digits. */
@@ -92,7 +102,9 @@ export interface FindingContext {
   object: KubeObject;
   ref: ObjectRef;
   location: Location;
-  owner?: string;
+  team?: string;
+  /** The direct controller (`<Kind>/<name>`); the recorder replaces it with the top of the chain. */
+  controller?: string;
   /** The object was validated as an UPDATE of its previous version. */
   isUpdate: boolean;
   /** The run's start time, the first-seen time of new findings. */
@@ -159,7 +171,8 @@ function fieldFinding(e: FieldError, severity: FindingSeverity, ctx: FindingCont
     message: e.message,
     firstSeen: ctx.startedAt,
   };
-  if (ctx.owner !== undefined) f.owner = ctx.owner;
+  if (ctx.team !== undefined) f.team = ctx.team;
+  if (ctx.controller !== undefined) f.controller = ctx.controller;
   if (ctx.waivers !== undefined && (severity === "violation" || severity === "warning" || severity === "audit")) {
     const m = ctx.waivers.match(e, ctx.ref);
     if (m !== undefined) {

@@ -5,10 +5,12 @@
  * findings.ts; a run is recorded by recorder.ts.
  */
 import type { RuleFamily } from "#lib";
+import type { RunGroups } from "./groups.js";
+import type { HistoryEntry } from "./history.js";
 import type { Spool } from "./spool.js";
 
-/** The `reportVersion` of report.json; bumped on any incompatible change of this model. */
-export const REPORT_VERSION = 1;
+/** The `reportVersion` of report.json; bumped on any incompatible change of this model (2: `owner` became `team` and `controller`). */
+export const REPORT_VERSION = 2;
 export const REPORT_API_VERSION = "tollgate.dev/v1alpha1";
 export const REPORT_KIND = "AuditReport";
 
@@ -75,8 +77,13 @@ export interface Finding {
   type?: string;
   /** The message as kube-apiserver words it, without the field prefix. */
   message: string;
-  /** From the owner labels (see {@link OwnerOptions}), else the first owner reference (`<Kind>/<name>`). */
-  owner?: string;
+  /** The object's team: the first configured label, else annotation, it carries (audit/findings.ts teamOf). */
+  team?: string;
+  /**
+   * The top of the object's `ownerReferences` chain found in the input (`Deployment/api` for a Pod of a ReplicaSet
+   * of that Deployment); the object's own controller when its controller is not in the input.
+   */
+  controller?: string;
   /** ISO time of the first run that reported this finding id (this run's start when new). */
   firstSeen: string;
   /**
@@ -137,7 +144,10 @@ export interface ObjectRecord {
   paired?: boolean;
   /** Number of findings about this object. */
   findings: number;
-  owner?: string;
+  /** As {@link Finding.team}. */
+  team?: string;
+  /** As {@link Finding.controller}. */
+  controller?: string;
   /** Whether the object has a `status`, and a `status.fieldErrors` (for the fielderrors.ndjson patches). */
   hasStatus?: boolean;
   hasFieldErrors?: boolean;
@@ -220,7 +230,20 @@ export interface AuditRunHeader {
   comparison?: Comparison;
   /** The waivers in force, in the order they were read, with what each did in the run; absent when none. */
   waivers?: WaiverRecord[];
+  /** What the bundle loader ignored (documents no family reads as a policy): notes, never failures; at most 1,000. */
+  notes?: RunNote[];
 }
+
+/** A bundle note (lib's PolicyNote): a document or file the loader ignored. */
+export interface RunNote {
+  file?: string;
+  document?: number;
+  path?: string;
+  message: string;
+}
+
+/** Notes a run keeps at most. */
+export const MAX_RUN_NOTES = 1000;
 
 /**
  * A finished run as the runner hands it to the reports: the header, and the objects and findings in spools (memory
@@ -230,6 +253,10 @@ export interface AuditResult extends AuditRunHeader {
   objects: Spool<ObjectRecord>;
   /** Policy failures first, then findings in input order; each document's findings follow one another. */
   findings: Spool<Finding>;
+  /** Counts per policy, namespace, team and controller (groups.ts). */
+  groups: RunGroups;
+  /** Earlier runs at the output prefix, oldest first (history.json), for the reports' trend; absent when unknown. */
+  history?: HistoryEntry[];
 }
 
 export type FailOn = "violation" | "warning" | "audit" | "never";

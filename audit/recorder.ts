@@ -1,11 +1,12 @@
 /**
  * The record of one run as it is made. Every object record and finding goes in through a {@link RunRecorder}, in
  * input order: it gives each finding a unique id and its first-seen time from the previous report (the comparison),
- * counts the summary, and keeps records and findings in spools; `finish` makes the {@link AuditResult} with its
- * header. A plain run (run.ts) and a merge of shard runs (shards.ts) record the same way.
+ * counts the summary and the groups (groups.ts), and keeps records and findings in spools; `finish` makes the
+ * {@link AuditResult} with its header, each controller resolved to the top of its chain in the input. A plain run (run.ts) and a merge of shard runs (shards.ts) record the same way.
  */
 import { parseRfc3339 } from "#lib";
 import { Comparer, type PreviousReport } from "./compare.js";
+import { GroupTally } from "./groups.js";
 import {
   type AuditResult,
   type AuditRunHeader,
@@ -29,6 +30,7 @@ export interface RunFacts {
   sources: string[];
   previous?: string;
   failOn: AuditRunHeader["failOn"];
+  notes?: AuditRunHeader["notes"];
 }
 
 export interface RecorderOptions {
@@ -57,6 +59,8 @@ export class RunRecorder {
   private readonly ids = new IdAssigner();
   private readonly comparer: Comparer | undefined;
   private readonly waivers: Map<string, WaiverRecord> | undefined;
+  private readonly groups = new GroupTally();
+  private readonly chain = new ControllerChain();
 
   constructor(start: Date, options: RecorderOptions = {}) {
     this.runId = runIdOf(start);
@@ -78,6 +82,8 @@ export class RunRecorder {
   /** Keeps a document's record. */
   object(record: ObjectRecord): void {
     this.counter.addObject(record);
+    this.groups.object(record);
+    this.chain.learn(record);
     this.objects.append(record);
   }
 
@@ -93,6 +99,7 @@ export class RunRecorder {
         else w.waived++;
       }
     }
+    this.groups.finding(f);
     this.findings.append(f);
   }
 
@@ -112,8 +119,13 @@ export class RunRecorder {
       summary: this.counter.result(durationMs),
       objects: this.objects,
       findings: this.findings,
+      groups: this.groups.result((group) => this.chain.topOfGroup(group)),
     };
+    const chain = this.chain;
+    this.objects.mapOnRead((r) => chain.resolved(r));
+    this.findings.mapOnRead((f) => chain.resolved(f));
     if (facts.previous !== undefined) run.previous = facts.previous;
+    if (facts.notes !== undefined && facts.notes.length > 0) run.notes = facts.notes;
     if (this.comparer !== undefined) run.comparison = await this.comparer.result();
     if (this.waivers !== undefined) {
       const list = [...this.waivers.values()];
@@ -161,6 +173,48 @@ function waiverRecord(w: WaiverInfo, at: number, warnDays: number): WaiverRecord
   if (w.file !== undefined) r.file = w.file;
   if (w.document !== undefined) r.document = w.document;
   return r;
+}
+
+/**
+ * The run's `ownerReferences` links, object → its own controller, so that each controller can be followed up to the
+ * top of the chain found in the input (a Pod → its ReplicaSet → that ReplicaSet's Deployment). A link is kept within
+ * a namespace, as owner references are. Records learnt from shard runs carry the top their shard found, which is
+ * itself linked further here, so a merged run resolves as one run would.
+ */
+class ControllerChain {
+  private readonly up = new Map<string, string>();
+
+  learn(r: ObjectRecord): void {
+    if (r.object === undefined || r.controller === undefined) return;
+    this.up.set(`${r.object.namespace ?? ""}\0${r.object.kind}/${r.object.name}`, r.controller);
+  }
+
+  /** The top of the chain above `controller` in the namespace (itself when it has no controller in the input). */
+  top(namespace: string | undefined, controller: string): string {
+    let current = controller;
+    // Owner references can form a cycle in a hand-made input: a few links up is all a real chain has.
+    for (let i = 0; i < 16; i++) {
+      const next = this.up.get(`${namespace ?? ""}\0${current}`);
+      if (next === undefined || next === current) break;
+      current = next;
+    }
+    return current;
+  }
+
+  /** A controller group's key (`<namespace>/<Kind>/<name>`, or `<Kind>/<name>`) at the top of its chain. */
+  topOfGroup(group: string): string {
+    const parts = group.split("/");
+    if (parts.length < 3) return this.top(undefined, group);
+    const namespace = parts[0]!;
+    return `${namespace}/${this.top(namespace, parts.slice(1).join("/"))}`;
+  }
+
+  /** The value with its controller resolved (a copy when it changes). */
+  resolved<T extends { controller?: string; object?: { namespace?: string } }>(v: T): T {
+    if (v.controller === undefined) return v;
+    const top = this.top(v.object?.namespace, v.controller);
+    return top === v.controller ? v : { ...v, controller: top };
+  }
 }
 
 /** Gives equal ids within a run a suffix (`<id>-2`, `<id>-3`, in the order seen), so every id is unique. */

@@ -29,7 +29,7 @@ import {
 import type { PreviousReport } from "./compare.js";
 import { DEFAULT_WARN_EXPIRY_DAYS } from "./config.js";
 import { objectRefOf, policyFailureFinding } from "./findings.js";
-import { type AuditResult, type FailOn, identityKey } from "./model.js";
+import { type AuditResult, type FailOn, identityKey, MAX_RUN_NOTES } from "./model.js";
 import { artifactSource, type PolicySource } from "./policies.js";
 import { RunRecorder } from "./recorder.js";
 import type { KubeObject, Source, SourceDoc } from "./sources/types.js";
@@ -145,6 +145,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
       sources: config.sources.map((s) => s.spec),
       failOn: config.failOn,
       ...(config.previous !== undefined && { previous: config.previous.spec }),
+      notes: policySet.notes.slice(0, MAX_RUN_NOTES).map((n) => ({ ...n })),
     };
     return await recorder.finish(facts, durationMs);
   } catch (err) {

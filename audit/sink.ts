@@ -1,8 +1,12 @@
 /**
  * Writes a run's rendered files to `--out`, a local folder or `s3://bucket/prefix`, through lib/storage's BlobStore:
  * a folder per run named by its UTC start time (`20261122T021500Z`), the run's `index.json` (files, sizes and sha256
- * digests) written last, then `latest.json` at the prefix, so a reader that follows `latest.json` or finds an
- * `index.json` never sees a partial run.
+ * digests, and the sha256 of the previous run's index.json: the evidence chain, verified by evidence.ts) written
+ * after them, then its line appended to `history.json` (history.ts), then `latest.json` at the prefix, so a reader
+ * that follows `latest.json` or finds an `index.json` never sees a partial run.
+ *
+ * Runs at one prefix are written one after another (a schedule): two runs finishing at the same moment could both
+ * link to the same previous run, and one history line could be lost (S3 has no append).
  *
  * Every object is whole or absent: the filesystem store writes a temporary file and renames it; S3 makes an object
  * visible only once complete (reports over the multipart threshold go up in parts). When a write fails, no
@@ -13,6 +17,15 @@ import { Readable } from "node:stream";
 import { StorageError } from "#lib";
 import { type BlobStore, type BlobWrite, openLocation, type S3Options, writeInOrder } from "#lib/storage";
 import { type PreviousReport, readPreviousReport } from "./compare.js";
+import type { RunGroups } from "./groups.js";
+import {
+  appendHistory,
+  HISTORY_FILE,
+  HISTORY_SHOWN,
+  type HistoryEntry,
+  historyEntryOf,
+  parseHistory,
+} from "./history.js";
 import type { AuditRun, AuditRunHeader } from "./model.js";
 import type { ReportFile } from "./report/index.js";
 
@@ -25,7 +38,24 @@ export interface LatestPointer {
   path: string;
   startedAt: string;
   finishedAt: string;
+  /** sha256 of the run's index.json. */
+  index?: string;
   summary: AuditRun["summary"];
+}
+
+/** What index.json holds. */
+export interface RunIndex {
+  apiVersion: string;
+  kind: "AuditRunIndex";
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  files: Array<{ name: string; bytes: number; sha256: string; contentType: string }>;
+  /**
+   * The run `latest.json` pointed at when this run was written, and the sha256 of its index.json (absent when that
+   * index.json could not be read: the chain was already broken there). Absent on the first run at a prefix.
+   */
+  previous?: { runId: string; path: string; sha256?: string };
 }
 
 export interface WrittenRun {
@@ -76,13 +106,51 @@ function failureOf(err: unknown): string | undefined {
   return err instanceof Error && err.name === "StorageError" ? (err as StorageError).failure : undefined;
 }
 
-async function readOptional(r: ReportStore, key: string): Promise<string | undefined> {
+/** What a read gives, or undefined when the object does not exist (other failures are thrown). */
+export async function unlessMissing<T>(read: Promise<T>): Promise<T | undefined> {
   try {
-    return await r.store.readText(r.prefix + key);
+    return await read;
   } catch (err) {
     if (failureOf(err) === "not-found") return undefined;
     throw err;
   }
+}
+
+function readOptional(r: ReportStore, key: string): Promise<string | undefined> {
+  return unlessMissing(r.store.readText(r.prefix + key));
+}
+
+/**
+ * `latest.json`'s text as the pointer tollgate wrote; undefined when absent or not one (not JSON, no run id, a path
+ * that leaves the prefix).
+ */
+function parseLatest(text: string | undefined): LatestPointer | undefined {
+  if (text === undefined) return undefined;
+  let pointer: Partial<LatestPointer>;
+  try {
+    pointer = JSON.parse(text) as Partial<LatestPointer>;
+  } catch {
+    return undefined;
+  }
+  const p = pointer?.path;
+  if (typeof p !== "string" || p.includes("..") || p.startsWith("/") || typeof pointer.runId !== "string") {
+    return undefined;
+  }
+  return pointer as LatestPointer;
+}
+
+/** The link to the previous run: its id, folder and the sha256 of its index.json as it is now. */
+async function previousLink(r: ReportStore): Promise<RunIndex["previous"]> {
+  const latest = parseLatest(await readOptional(r, "latest.json"));
+  if (latest === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = await r.store.readBytes(`${r.prefix}${latest.path}index.json`);
+  } catch (err) {
+    if (failureOf(err) === "not-found") return { runId: latest.runId, path: latest.path };
+    throw err;
+  }
+  return { runId: latest.runId, path: latest.path, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
 async function folderExists(r: ReportStore, folder: string): Promise<boolean> {
@@ -119,7 +187,7 @@ function measured(f: ReportFile): { body: Readable; digest(): WrittenRun["files"
  */
 export async function writeRun(
   out: string,
-  run: AuditRunHeader,
+  run: AuditRunHeader & { groups?: RunGroups },
   files: readonly ReportFile[],
   options: SinkOptions = {},
 ): Promise<WrittenRun> {
@@ -142,7 +210,7 @@ export async function writeRun(
     }
     // Every file is written: its size and digest are known.
     const written = bodies.map((b) => b.digest());
-    const index = {
+    const index: RunIndex = {
       apiVersion: run.apiVersion,
       kind: "AuditRunIndex",
       runId: run.runId,
@@ -150,6 +218,10 @@ export async function writeRun(
       finishedAt: run.finishedAt,
       files: written.map((w, i) => ({ ...w, contentType: files[i]!.contentType })),
     };
+    const previous = await previousLink(r);
+    if (previous !== undefined) index.previous = previous;
+    const indexText = `${JSON.stringify(index, null, 2)}\n`;
+    const indexDigest = createHash("sha256").update(indexText, "utf8").digest("hex");
     const latest: LatestPointer = {
       apiVersion: run.apiVersion,
       kind: "AuditLatest",
@@ -157,11 +229,12 @@ export async function writeRun(
       path: `${folder}/`,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
+      index: indexDigest,
       summary: run.summary,
     };
     const indexWrite: BlobWrite = {
       key: `${r.prefix}${folder}/index.json`,
-      body: `${JSON.stringify(index, null, 2)}\n`,
+      body: indexText,
       options: { contentType: "application/json" },
     };
     const latestWrite: BlobWrite = {
@@ -173,6 +246,18 @@ export async function writeRun(
       await r.store.write(indexWrite.key, indexWrite.body, indexWrite.options);
     } catch (err) {
       throw incomplete(err, `the run folder ${r.where(`${folder}/`)} is incomplete and has no index.json`);
+    }
+    try {
+      const history = await readOptional(r, HISTORY_FILE);
+      const entry = historyEntryOf(run, `${folder}/`, indexDigest);
+      await r.store.write(`${r.prefix}${HISTORY_FILE}`, appendHistory(history, entry), {
+        contentType: "application/x-ndjson",
+      });
+    } catch (err) {
+      throw incomplete(
+        err,
+        `the run folder ${r.where(`${folder}/`)} is complete (index.json written) but ${r.where(HISTORY_FILE)} has no line for it and ${r.where("latest.json")} still points at the previous run`,
+      );
     }
     try {
       await r.store.write(latestWrite.key, latestWrite.body, latestWrite.options);
@@ -201,24 +286,11 @@ function incomplete(err: unknown, state: string): StorageError {
  */
 export async function readLatestPointer(out: string, options: SinkOptions = {}): Promise<LatestPointer | undefined> {
   const r = await openReportStore(out, options);
-  let latest: string | undefined;
   try {
-    latest = await readOptional(r, "latest.json");
+    return parseLatest(await readOptional(r, "latest.json"));
   } finally {
     r.store.close();
   }
-  if (latest === undefined) return undefined;
-  let pointer: Partial<LatestPointer>;
-  try {
-    pointer = JSON.parse(latest) as Partial<LatestPointer>;
-  } catch {
-    return undefined;
-  }
-  const p = pointer?.path;
-  if (typeof p !== "string" || p.includes("..") || p.startsWith("/") || typeof pointer.runId !== "string") {
-    return undefined;
-  }
-  return pointer as LatestPointer;
 }
 
 /**
@@ -234,6 +306,17 @@ export async function readLatestReport(out: string, options: SinkOptions = {}): 
     const store = await openReportStore(out, options);
     return { store: store.store, key: store.prefix + key, where: store.where(key) };
   });
+}
+
+/** The last runs of history.json at the prefix, oldest first, for a report's trend; empty when there is none. */
+export async function readHistory(out: string, options: SinkOptions = {}): Promise<HistoryEntry[]> {
+  const r = await openReportStore(out, options);
+  try {
+    const text = await readOptional(r, HISTORY_FILE);
+    return text === undefined ? [] : parseHistory(text).slice(-(HISTORY_SHOWN - 1));
+  } finally {
+    r.store.close();
+  }
 }
 
 /**

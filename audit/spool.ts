@@ -56,6 +56,7 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
   private pendingChars = 0;
   private count = 0;
   private disposed = false;
+  private readMap: ((value: T) => T) | undefined;
 
   constructor(options: SpoolOptions = {}) {
     this.memoryItems = Math.max(0, options.memoryItems ?? 10_000);
@@ -84,15 +85,25 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
   }
 
   /**
+   * Makes every read give `map(value)` instead of the value as appended (the recorder's last touch on a finished
+   * run: controllers resolved to the top of their chain). `map` must not change its argument.
+   */
+  mapOnRead(map: (value: T) => T): void {
+    this.readMap = map;
+  }
+
+  /**
    * The values in append order, read synchronously (the file in 1 MiB reads): a loop over a large spool costs no
    * promise per value. Appending while iterating is not supported.
    */
   *[Symbol.iterator](): Iterator<T> {
+    const map = this.readMap;
     if (this.memory !== undefined) {
-      yield* this.memory;
+      if (map === undefined) yield* this.memory;
+      else for (const v of this.memory) yield map(v);
       return;
     }
-    for (const line of this.lines()) yield JSON.parse(line) as T;
+    for (const line of this.lines()) yield map === undefined ? (JSON.parse(line) as T) : map(JSON.parse(line) as T);
   }
 
   /** The same values, for `for await` and async APIs. */

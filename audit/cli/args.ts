@@ -23,6 +23,7 @@ import {
   type ResolvedBundleBuildConfig,
   type ResolvedWebhookConfigConfig,
 } from "./bundle-args.js";
+import { defineVerifyCommand, type ResolvedVerifyConfig } from "./verify-args.js";
 
 export type OutputFormat = "text" | "json";
 
@@ -69,6 +70,7 @@ export type ParsedArgs =
   | { kind: "bundle-build"; config: Readonly<ResolvedBundleBuildConfig>; process: Readonly<ResolvedProcessConfig> }
   | { kind: "webhook-config"; config: Readonly<ResolvedWebhookConfigConfig>; process: Readonly<ResolvedProcessConfig> }
   | { kind: "audit"; config: Readonly<ResolvedAuditConfig>; process: Readonly<ResolvedProcessConfig> }
+  | { kind: "verify"; config: Readonly<ResolvedVerifyConfig>; process: Readonly<ResolvedProcessConfig> }
   /** --help or --version: print `text` to standard output, exit 0. */
   | { kind: "help"; text: string }
   /** Print `message` to standard error, exit 2. */
@@ -88,12 +90,13 @@ class UsageProblem extends Error {
 const ROOT_HELP_FOOTER = `
 Exit codes:
   0  validate: every object valid or skipped (or --demo ran); lint, bundle build: no policy failure of severity
-     error; audit: no finding reaches --fail-on; webhook-config: printed
+     error; audit: no finding reaches --fail-on; webhook-config: printed; verify: every file and link matches
   1  validate: an object is invalid, a document could not be read, or the bundle has a policy failure of severity
      error; lint, bundle build: a policy failure of severity error; audit: a finding reaches --fail-on (input errors
-     and error-severity policy failures count as violations)
+     and error-severity policy failures count as violations); verify: a report file or a link of the chain is
+     broken
   2  usage or configuration error (unknown flag, missing bundle or input path, a wrong setting)
-  3  internal error; for audit also a storage error (S3, the report folder)
+  3  internal error; for audit and verify also a storage error (S3, the report folder)
 
 Examples:
   tollgate validate --bundle examples/policies examples/objects/widget-valid.yaml
@@ -204,6 +207,10 @@ export function parseArgs(
   );
   defineAuditCommand(program, env, version, (config) => {
     parsed = { kind: "audit", config, process: processConfig() };
+  });
+
+  defineVerifyCommand(program, env, (config) => {
+    parsed = { kind: "verify", config, process: processConfig() };
   });
 
   defineBundleCommands(

@@ -95,7 +95,11 @@ export function defineAuditCommand(
       "violation, warning, audit (also audit findings: results the API server only records) or never (env TOLLGATE_FAIL_ON; default violation)",
     )
     .option("--concurrency <n>", "files read at once (env TOLLGATE_CONCURRENCY; default 8)")
-    .option("--owner-labels <keys>", "label keys naming an object's owner, comma-separated, in order of preference")
+    .option(
+      "--team-keys <keys>",
+      "label keys (else annotation keys) naming an object's team, comma-separated, in order of preference (env TOLLGATE_TEAM_KEYS; default app.kubernetes.io/part-of,team,owner)",
+    )
+    .addOption(new Option("--owner-labels <keys>", "the former name of --team-keys").hideHelp())
     .option(
       "--as <user>",
       "the user each object's admission request is made as, for admission policies (env TOLLGATE_AS; default tollgate-audit)",
@@ -141,7 +145,7 @@ export function defineAuditCommand(
         policiesFromInput: opts.policiesFromInput === true,
         failOn: str(opts.failOn),
         concurrency: str(opts.concurrency),
-        ownerLabels: str(opts.ownerLabels),
+        ownerLabels: str(opts.teamKeys) ?? str(opts.ownerLabels),
         as: str(opts.as),
         asGroups: Array.isArray(opts.asGroup)
           ? opts.asGroup.filter((g): g is string => typeof g === "string")

@@ -6,6 +6,7 @@
  * |----------------------------------------------------------------|------|
  * | every object valid or skipped; lint found no error; --demo ran | 0    |
  * | an object invalid, a document undecodable; lint found an error | 1    |
+ * | verify: a report file or a link of the evidence chain is broken | 1    |
  * | usage or configuration error (flags, env, missing paths)       | 2    |
  * | internal error                                                 | 3    |
  *
@@ -60,6 +61,9 @@ async function main(argv: readonly string[]): Promise<number> {
         isTty: process.stderr.isTTY === true,
         ...(process.stderr.columns !== undefined && { columns: process.stderr.columns }),
       });
+    } else if (args.kind === "verify") {
+      const { runVerify } = await import("./commands/verify.js");
+      outcome = await runVerify(args.config, io);
     } else if (args.kind === "bundle-build") {
       const { runBundleBuild } = await import("./commands/bundle-build.js");
       outcome = await runBundleBuild(args.config, io);
@@ -75,8 +79,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return EXIT_CODES[outcome];
   } catch (err) {
-    if (args.kind === "audit" && errorName(err) === "StorageError") {
-      // The auditor's row of the table: S3 and report folders are its surroundings, so a storage failure is exit 3.
+    if ((args.kind === "audit" || args.kind === "verify") && errorName(err) === "StorageError") {
+      // The auditor's (and verify's) row of the table: S3 and report folders are its surroundings, so a storage failure is exit 3.
       io.stderr(`storage error: ${describe(err)}\n`);
       return EXIT_CODES.internal;
     }

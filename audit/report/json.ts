@@ -22,7 +22,13 @@ const HEAD_KEYS = [
 ] as const satisfies readonly (keyof AuditRunHeader)[];
 
 /** The members after `findings`, in report order (absent ones left out). */
-const TAIL_KEYS = ["summary", "previous", "comparison", "waivers"] as const satisfies readonly (keyof AuditRunHeader)[];
+const TAIL_KEYS = [
+  "summary",
+  "previous",
+  "comparison",
+  "waivers",
+  "notes",
+] as const satisfies readonly (keyof AuditRunHeader)[];
 
 function member(run: AuditResult, key: keyof AuditRunHeader): string | undefined {
   const value = run[key];

@@ -84,7 +84,8 @@ function resultOf(f: Finding, seconds: number): Record<string, unknown> {
   const props: Record<string, string> = { findingId: f.id, firstSeen: f.firstSeen };
   if (f.field !== undefined) props.field = f.field;
   if (f.ratchet !== undefined) props.ratchet = f.ratchet;
-  if (f.owner !== undefined) props.owner = f.owner;
+  if (f.team !== undefined) props.team = f.team;
+  if (f.controller !== undefined) props.controller = f.controller;
   if (f.rule.binding !== undefined) props.binding = f.rule.binding;
   if (f.rule.param !== undefined) props.param = f.rule.param;
   if (f.rule.index !== undefined) props.index = String(f.rule.index);

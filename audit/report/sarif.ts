@@ -144,7 +144,8 @@ function propertiesOf(f: Finding): Record<string, unknown> {
   if (f.ratchet !== undefined) p.ratchet = f.ratchet;
   if (f.field !== undefined) p.field = f.field;
   if (f.type !== undefined) p.type = f.type;
-  if (f.owner !== undefined) p.owner = f.owner;
+  if (f.team !== undefined) p.team = f.team;
+  if (f.controller !== undefined) p.controller = f.controller;
   if (f.rule.binding !== undefined) p.binding = f.rule.binding;
   if (f.rule.param !== undefined) p.param = f.rule.param;
   if (f.rule.index !== undefined) p.index = f.rule.index;

@@ -237,6 +237,7 @@ async function mergeRuns(
         sources: [...run.sources],
         failOn: run.failOn,
         ...(run.previous !== undefined && { previous: run.previous }),
+        ...(first.notes !== undefined && { notes: first.notes }),
       },
       Math.max(0, finished.getTime() - start.getTime()),
     );

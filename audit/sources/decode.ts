@@ -4,6 +4,7 @@
  */
 import { notAnObject, parseDocuments, unwrapList } from "#lib";
 import type { Location } from "../model.js";
+import { listItemLines } from "./list-lines.js";
 import type { KubeObject, SourceDoc } from "./types.js";
 
 export interface DecodeOptions {
@@ -26,14 +27,48 @@ export function decodeText(text: string, base: Location, options: DecodeOptions)
       out.push({ kind: "error", location, error: doc.error });
       continue;
     }
-    const items = unwrapList(doc.object);
-    if (items === undefined) {
-      out.push(toDoc(doc.object, location, options));
-      continue;
+    for (const d of objectDocs(doc.object, location, options, () => topLevelItemLines(text, doc.line, doc.object))) {
+      out.push(d);
     }
-    for (let i = 0; i < items.length; i++) out.push(toDoc(items[i], { ...location, item: i }, options));
   }
   return out;
+}
+
+/**
+ * A decoded document's docs: the object, or each item of a `kind: List` (lib's unwrapList), at the line `itemLines`
+ * gives it when known, else at the List's (toDoc's error texts keep the List's line).
+ */
+export function objectDocs(
+  obj: unknown,
+  location: Location,
+  options: DecodeOptions,
+  itemLines: () => readonly number[] = () => [],
+): SourceDoc[] {
+  const items = unwrapList(obj);
+  if (items === undefined) return [toDoc(obj, location, options)];
+  const lines = itemLines();
+  return items.map((item, i) => {
+    const line = lines[i];
+    return toDoc(item, { ...location, item: i, ...(line !== undefined && { line }) }, options, location.line);
+  });
+}
+
+/**
+ * The lines of the items unwrapList gives first: the List's own entries that are not Lists, in order (the items of
+ * nested Lists follow them and keep the List's line, as the streamed reader gives them). `line` is the List's line in
+ * the file, and `firstLine` the file's line of the text's first line (a piece of a streamed file).
+ */
+export function topLevelItemLines(text: string, line: number, list: unknown, firstLine = 1): number[] {
+  const entries = (list as { items: unknown[] }).items;
+  const lines = listItemLines(text, line - firstLine + 1, entries.length);
+  if (lines === undefined) return [];
+  return lines.filter((_, k) => !isNestedList(entries[k])).map((l) => l + firstLine - 1);
+}
+
+function isNestedList(v: unknown): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.kind === "string" && o.kind.endsWith("List") && Array.isArray(o.items);
 }
 
 /** Whether `decodeText` decodes a text starting with `head` (its first 4096 characters suffice) as JSON. */
@@ -50,8 +85,12 @@ export function jsonParseOptions(maxJsonBytes: number): { maxBytes: number; maxN
 /** One decoded value at `location`: an object, a skipped non-Kubernetes mapping, or an input error. */
 export const objectDoc = toDoc;
 
-function toDoc(obj: unknown, location: Location, options: DecodeOptions): SourceDoc {
-  const prefix = `document ${location.document ?? 0} (line ${location.line ?? 1}): ${
+/**
+ * `docLine` is the document's line for error texts (`document 3 (line 40): item 2: ...`, as the List's line even
+ * when the location points at the item's own line).
+ */
+function toDoc(obj: unknown, location: Location, options: DecodeOptions, docLine = location.line): SourceDoc {
+  const prefix = `document ${location.document ?? 0} (line ${docLine ?? 1}): ${
     location.item === undefined ? "" : `item ${location.item}: `
   }`;
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {

@@ -22,7 +22,7 @@ export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" | "reparse"
       return decodeText(part.text, part.base, part.options);
     case "yaml": {
       const { docs } = decodePiece(part.piece, part.index, part.first);
-      return docs.flatMap((d) => toSourceDocs(d, part.base, part.options));
+      return docs.flatMap((d) => toSourceDocs(d, part.base, part.options, part.piece));
     }
     case "json-item": {
       const r = decodeJsonItem(part.raw, part.elementLine, part.column, part.list, part.item);

@@ -270,5 +270,6 @@ export function decodeJsonItem(
   }
   const value = withListKind(decoded.value, list.kind, list.apiVersion);
   if (isList(value)) return { nested: value };
-  return objectDoc(value, location, list.options);
+  // The item's own line (as decode.ts finds it when the List is parsed whole); error texts keep the List's.
+  return objectDoc(value, { ...location, line: elementLine }, list.options, list.line);
 }

@@ -9,7 +9,7 @@
  */
 import { type DecodedDocument, parseDocuments } from "#lib";
 import type { Location } from "../model.js";
-import { type DecodeOptions, objectDoc } from "./decode.js";
+import { type DecodeOptions, objectDocs, topLevelItemLines } from "./decode.js";
 import { MAX_DOCUMENT_BYTES, readText, type StreamTuning } from "./stream-text.js";
 import type { RawPart, RawYamlPiece, SourceDoc } from "./types.js";
 
@@ -194,7 +194,7 @@ export async function* streamYaml(
       const { docs, count } = decodePiece(piece, index, first);
       first = false;
       index += count;
-      for (const doc of docs) yield* toSourceDocs(doc, base, options);
+      for (const doc of docs) yield* toSourceDocs(doc, base, options, piece);
     }
   }
 }
@@ -217,7 +217,7 @@ export async function* streamYamlParts(
       const text = piece.text;
       if (text !== undefined && !piece.last && (first || text.includes("\n...") || text.includes("\n%"))) {
         const { docs, count } = decodePiece(piece, index, first);
-        yield { kind: "docs", docs: docs.flatMap((d) => toSourceDocs(d, base, decodeOptions)) };
+        yield { kind: "docs", docs: docs.flatMap((d) => toSourceDocs(d, base, decodeOptions, piece)) };
         index += count;
       } else {
         // decodePiece counts one document for such a piece.
@@ -240,11 +240,22 @@ async function* pieceBatches(path: string, tuning: StreamTuning): AsyncGenerator
   if (cutter.out.length > 0) yield cutter.out.splice(0);
 }
 
-/** The docs of one decoded document: an input error, or what `objectDoc` makes of its value. */
-export function toSourceDocs(doc: DecodedDocument, base: Location, options: DecodeOptions): SourceDoc[] {
+/**
+ * The docs of one decoded document of `piece`: an input error, or its object, or the items of a `kind: List` at
+ * their own lines, as a file read whole gives them (decode.ts).
+ */
+export function toSourceDocs(
+  doc: DecodedDocument,
+  base: Location,
+  options: DecodeOptions,
+  piece: RawYamlPiece,
+): SourceDoc[] {
   const location: Location = { ...base, document: doc.document, line: doc.line };
   if (doc.error !== undefined) return [{ kind: "error", location, error: doc.error }];
-  return [objectDoc(doc.object, location, options)];
+  const text = piece.text;
+  return objectDocs(doc.object, location, options, () =>
+    text === undefined ? [] : topLevelItemLines(text, doc.line, doc.object, piece.line),
+  );
 }
 
 const SENTINEL = "--- 0\n";

@@ -298,5 +298,73 @@ describe("notes are not policy failures", () => {
     expect(report.summary.policyFailures).toEqual({ error: 0, warning: 0 });
     expect(report.findings.filter((f) => f.severity === "policy-failure")).toEqual([]);
     expect(readFileSync(join(out, run, "report.sarif"), "utf8")).not.toContain("settings");
+    // report.json keeps the note as a note, and the HTML report lists it among the notes, not the findings.
+    expect((report as unknown as { notes: unknown }).notes).toEqual([
+      { file: "settings.yaml", document: 0, message: 'not a policy document (v1 ConfigMap "settings"): ignored' },
+    ]);
+    const html = readFileSync(join(out, run, "report.html"), "utf8");
+    expect(html).toMatch(
+      /<ul id="notes"><li class="note"><code>settings\.yaml#0<\/code>: not a policy document \(v1 ConfigMap &quot;settings&quot;\): ignored<\/li><\/ul>/,
+    );
   });
+});
+
+describe("three runs in a row (npm start three times)", () => {
+  it("history.json gets a line per run, the HTML draws the trend, and tollgate verify passes until one byte changes", async () => {
+    // Prepare
+    const out = join(scratch, "three");
+    const start = ["audit", "--bundle", "examples/policies", "--policies-from-input", "--fail-on", "never"];
+    // Act: three runs, one second apart (run folders are named by the second).
+    for (let i = 0; i < 3; i++) {
+      const r = await tollgate([...start, "--out", out, "examples/export"]);
+      expect(r.code, r.stderr).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+    }
+    // Assess
+    const runs = readdirSync(out).filter((n) => /^\d{8}T\d{6}Z/.test(n));
+    expect(runs).toHaveLength(3);
+    const history = readFileSync(join(out, "history.json"), "utf8").trim().split("\n");
+    expect(history.map((l) => (JSON.parse(l) as { path: string }).path)).toEqual(runs.map((r) => `${r}/`));
+    // Each run's index.json links to the one before it by the digest of its index.json.
+    const { createHash } = await import("node:crypto");
+    for (let i = 1; i < 3; i++) {
+      const index = JSON.parse(readFileSync(join(out, runs[i]!, "index.json"), "utf8")) as {
+        previous: { path: string; sha256: string };
+      };
+      expect(index.previous.path).toBe(`${runs[i - 1]}/`);
+      const before = readFileSync(join(out, runs[i - 1]!, "index.json"));
+      expect(index.previous.sha256).toBe(createHash("sha256").update(before).digest("hex"));
+    }
+    // The third run's HTML draws three points per severity.
+    const html = readFileSync(join(out, runs[2]!, "report.html"), "utf8");
+    expect(html).toContain('<svg id="trend-chart"');
+
+    const ok = await tollgate(["verify", out]);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(
+      new RegExp(
+        `^verified ${out}: 3 run\\(s\\), 27 file\\(s\\) as written; newest index\\.json sha256 [0-9a-f]{64}\\n$`,
+      ),
+    );
+
+    // One byte of the middle run's report.html changed.
+    const file = join(out, runs[1]!, "report.html");
+    const bytes = readFileSync(file);
+    bytes[200] = bytes[200] === 0x20 ? 0x09 : 0x20;
+    writeFileSync(file, bytes);
+    const broken = await tollgate(["verify", out]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout.split("\n")[0]).toMatch(
+      new RegExp(`^BROKEN ${file}: changed \\(index\\.json records \\d+ bytes`),
+    );
+    expect(broken.stdout).toContain("verify failed: 1 problem(s)");
+    // The run folder alone: the same file named.
+    const one = await tollgate(["verify", join(out, runs[1]!)]);
+    expect(one.code).toBe(1);
+    expect(one.stdout).toContain(`BROKEN ${file}: changed`);
+    // A location with no run: a usage error.
+    const none = await tollgate(["verify", join(scratch, "no-such-prefix")]);
+    expect(none.code).toBe(2);
+  }, 120_000);
 });

@@ -132,10 +132,11 @@ describe("tollgate audit with s3://", () => {
       expect(bytes.byteLength).toBe(f.bytes);
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
     }
-    // index.json is written after every file, and latest.json after index.json.
+    // index.json is written after every file, then the history line, and latest.json last.
     const puts = s3.requests.filter((q) => q.method === "PUT" && q.url.startsWith(`/reports/nightly/`));
     const order = puts.map((q) => q.url.split("?")[0]!.split("/").pop());
-    expect(order.indexOf("index.json")).toBe(order.length - 2);
+    expect(order.indexOf("index.json")).toBe(order.length - 3);
+    expect(order.at(-2)).toBe("history.json");
     expect(order.at(-1)).toBe("latest.json");
     // Locations name the S3 objects.
     const report = JSON.parse(await reports.readText(`nightly/${folder}report.json`)) as {
@@ -159,6 +160,26 @@ describe("tollgate audit with s3://", () => {
     ]);
     expect(again.code).toBe(0);
     expect(normalise(again.stdout)).toContain("  since <run>: 0 new, 0 resolved, 11 persisting");
+
+    // The two runs are one chain: history.json has a line each, and tollgate verify re-hashes both from S3.
+    const history = (await reports.readText("nightly/history.json")).trim().split("\n");
+    expect(history.map((l) => (JSON.parse(l) as { path: string }).path)).toEqual(
+      (await keys(reports, "nightly/"))
+        .filter((k) => k.endsWith("/index.json"))
+        .map((k) => k.replace("index.json", "")),
+    );
+    const verified = await tollgate(["verify", "s3://reports/nightly"]);
+    expect(verified.stderr).toBe("");
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^verified s3:\/\/reports\/nightly: 2 run\(s\), 18 file\(s\) as written; /);
+    // One byte of the first run's SARIF changed: verify names the object and exits 1.
+    const sarifKey = `nightly/${folder}report.sarif`;
+    const sarif = Buffer.from(await reports.readBytes(sarifKey));
+    sarif[10] = sarif[10] === 0x20 ? 0x09 : 0x20;
+    await reports.write(sarifKey, sarif);
+    const broken = await tollgate(["verify", "s3://reports/nightly"]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(`BROKEN s3://reports/${sarifKey}: changed (`);
   });
 
   it("takes the endpoint from --s3-endpoint, and one object named by its key", async () => {
@@ -249,7 +270,7 @@ describe("S3 failing mid-run", () => {
       "storage error: reports not written: the run folder s3://reports/failing/<run>/ is incomplete and has no index.json: " +
         "cannot write s3://reports/failing/<run>/report.html: InternalError (HTTP 500): We encountered an internal error. Please try again.\n",
     );
-    const runs = (await keys(reports, "failing/")).filter((k) => k !== "latest.json");
+    const runs = (await keys(reports, "failing/")).filter((k) => k !== "latest.json" && k !== "history.json");
     const folders = [...new Set(runs.map((k) => k.split("/")[0]))];
     expect(folders).toHaveLength(2);
     const partial = folders.find((f) => !runs.includes(`${f}/index.json`));
@@ -364,7 +385,8 @@ describe("the report sink on S3", () => {
       runId: "20261122T021500Z",
       startedAt: "2026-11-22T02:15:00.000Z",
       finishedAt: "2026-11-22T02:16:00.000Z",
-      summary: {},
+      bundle: { digest: "sha256:0" },
+      summary: { valid: 0, invalid: 0, findings: {} },
     } as unknown as Parameters<typeof writeRun>[1];
     const big = "x".repeat(9 * 1024 * 1024);
     // Act

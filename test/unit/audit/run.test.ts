@@ -33,7 +33,7 @@ describe("runAudit", () => {
       ["audit.tollgate.dev/v1/Gizmo//cluster-gizmo", "invalid"],
       ["v1/Secret/team-a/db", "skipped"],
       ["v1/ConfigMap/team-a/settings", "skipped"],
-      [`${FIXTURE_CURRENT}#7[1]:79`, "error"],
+      [`${FIXTURE_CURRENT}#7[1]:87`, "error"],
       [`${FIXTURE_CURRENT}#8:91`, "error"],
     ]);
     expect(run.summary).toMatchObject({

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveAuditConfig } from "../../../audit/config.js";
+import { verifyEvidence } from "../../../audit/evidence.js";
 import { executeAudit } from "../../../audit/execute.js";
 import { type ShardItem, shardsFolder } from "../../../audit/shards/layout.js";
 import { mergeShards } from "../../../audit/shards/merge.js";
@@ -189,13 +190,18 @@ describe("mergeShards", () => {
     const b = report(plain.written.folder);
     expect(a.objects).toEqual(b.objects);
     expect(a.findings.map((f: { id: string }) => f.id)).toEqual(b.findings.map((f: { id: string }) => f.id));
-    expect(readdirSync(out).sort()).toEqual(["20261122T020000Z", "latest.json"]);
+    expect(readdirSync(out).sort()).toEqual(["20261122T020000Z", "history.json", "latest.json"]);
+    // The merged run is one line of history.json, and its files verify.
+    const historyLines = () => readFileSync(join(out, "history.json"), "utf8").trim().split("\n");
+    expect(historyLines().map((l) => JSON.parse(l).path)).toEqual(["20261122T020000Z/"]);
+    expect((await verifyEvidence(out)).problems).toEqual([]);
     // Retried after publishing: nothing is written again.
     const latest = readFileSync(join(out, "latest.json"), "utf8");
     writeFileSync(join(out, "latest.json"), latest.replace('"finishedAt"', '"marker": true, "finishedAt"'));
     const again = await mergeShards(plan.run, c, { items: plan.manifest.items });
     expect(again).toMatchObject({ runId: merged.runId, folder: merged.folder, publishedBefore: true });
     expect(readFileSync(join(out, "latest.json"), "utf8")).toContain('"marker": true');
+    expect(historyLines()).toHaveLength(1);
   });
 
   it("refuses missing and overlapping partial runs, and a run older than the one published", async () => {

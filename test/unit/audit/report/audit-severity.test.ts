@@ -118,7 +118,7 @@ describe("audit findings in the reports", () => {
     expect(rows[0]?.slice(0, 2)).toEqual(["id", "severity"]);
     expect(rows.filter((r) => r[1] === "audit").length).toBe(4);
     const html = files.get("report.html")!;
-    expect(html).toContain('<div class="card"><b>4</b>audit findings</div>');
+    expect(html).toContain('<div class="card" id="total-audit"><b>4</b>audit findings</div>');
     expect(html.match(/<td class="sev-audit">audit<\/td>/g)?.length).toBe(4);
     expect(html).toContain('<option value="audit">audit</option>');
     expect(html).toContain('<tr><td><code>restricted:latest</code></td><td class="n">0</td><td class="n">1</td></tr>');

@@ -66,7 +66,7 @@ describe("file source", () => {
     ]);
   });
 
-  it("unwraps kind: List exports (JSON), one document per item", async () => {
+  it("unwraps kind: List exports (JSON), one document per item, each at its own line", async () => {
     const list = {
       apiVersion: "v1",
       kind: "List",
@@ -78,8 +78,8 @@ describe("file source", () => {
     const file = write("export.json", JSON.stringify(list, null, 1));
     const docs = await readAll(await openSource(file, DEFAULT_SOURCE_OPTIONS));
     expect(brief(docs)).toEqual([
-      { kind: "object", location: { file: "<root>/export.json", document: 0, line: 1, item: 0 }, name: "x" },
-      { kind: "object", location: { file: "<root>/export.json", document: 0, line: 1, item: 1 }, name: "y" },
+      { kind: "object", location: { file: "<root>/export.json", document: 0, line: 5, item: 0 }, name: "x" },
+      { kind: "object", location: { file: "<root>/export.json", document: 0, line: 12, item: 1 }, name: "y" },
     ]);
   });
 

@@ -71,6 +71,7 @@ const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name
 describe("streamed YAML gives what read() gives", () => {
   const cases: Record<string, string> = {
     "multi-document with empty documents and comments": `${CM("a")}---\n# only a comment\n---\n---\n${CM("b")}---\n\n`,
+    "a kind: List after another document, its items at their lines": `${CM("a")}---\napiVersion: v1\nkind: List\nitems:\n- ${CM("b").replace(/\n(?=.)/g, "\n  ")}- ${CM("c").replace(/\n(?=.)/g, "\n  ")}---\n${CM("d")}`,
     "leading marker and trailing document end": `---\n${CM("a")}...\n---\n${CM("b")}...\n`,
     "document end markers inside a piece": `${CM("a")}...\n${CM("b")}...\n# c\n---\n${CM("c")}`,
     "directives before the first document": `%YAML 1.1\n---\n${CM("a")}---\n${CM("b")}`,
@@ -197,8 +198,11 @@ describe("streamed JSON List gives what read() gives", () => {
       2,
     );
     const docs = await expectJsonSame(text);
+    // Each item at the line of its opening brace (JSON.stringify puts the items' braces at four spaces).
+    const itemLines = text.split("\n").flatMap((l, i) => (l === "    {" ? [i + 1] : []));
+    expect(itemLines).toHaveLength(3);
     expect(docs.map((d) => d.location)).toEqual(
-      [0, 1, 2].map((i) => expect.objectContaining({ document: 0, line: 1, item: i })),
+      [0, 1, 2].map((i) => expect.objectContaining({ document: 0, line: itemLines[i], item: i })),
     );
   });
 
@@ -311,6 +315,22 @@ describe("file units", () => {
     const streamed = await collect(unit!.stream!());
     expect(streamed).toEqual(await unit!.read());
     expect(streamed.length).toBeGreaterThan(4000);
+  });
+
+  it("stream() gives the items of a YAML kind: List above the streaming threshold, as read() does", async () => {
+    const n = Math.ceil(STREAM_MIN_BYTES / 40);
+    const items = Array.from({ length: n }, (_, i) => `- ${CM(`cm-${i}`).replace(/\n(?=.)/g, "\n  ")}`).join("");
+    const path = write(`apiVersion: v1\nkind: List\nitems:\n${items}`);
+    const [unit] = await collect2((await openSource(path, DEFAULT_SOURCE_OPTIONS)).units());
+    const streamed = await collect(unit!.stream!());
+    expect(streamed).toEqual(await unit!.read());
+    expect(streamed).toHaveLength(n);
+    // Each item at its own line: four lines an item, after the List's three.
+    expect(streamed.slice(0, 3).map((d) => [d.kind, d.location.item, d.location.line])).toEqual([
+      ["object", 0, 4],
+      ["object", 1, 8],
+      ["object", 2, 12],
+    ]);
   });
 
   it("stream() streams a JSON List over maxJsonParseBytes and parses a smaller one whole", async () => {

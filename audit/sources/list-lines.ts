@@ -1,0 +1,117 @@
+/**
+ * The line of each item of a `kind: List` document, so a finding about an item points at the item, not at the first
+ * line of the List. lib's decoder gives a document's first line only; the items' lines are found in the text:
+ *
+ * - YAML: after the top-level `items:` key, each `- ` entry at the indentation of the first one, up to the next
+ *   top-level key or the end of the document;
+ * - JSON: each value that starts directly in the top-level object's `items` array.
+ *
+ * When the entries found are not exactly the decoded items (a flow sequence, a nested List, an unusual layout), the
+ * answer is undefined and the items keep the List's line.
+ */
+
+/** The 1-based line of each item, or undefined when they cannot be told apart. */
+export function listItemLines(text: string, startLine: number, count: number): number[] | undefined {
+  if (count === 0) return [];
+  const start = offsetOfLine(text, startLine);
+  if (start === undefined) return undefined;
+  const lines = /^\s*[{[]/.test(text.slice(start, start + 4096))
+    ? jsonItemLines(text, start, startLine)
+    : yamlItemLines(text, start, startLine);
+  return lines !== undefined && lines.length === count ? lines : undefined;
+}
+
+function offsetOfLine(text: string, line: number): number | undefined {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf("\n", offset);
+    if (next < 0) return undefined;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+function yamlItemLines(text: string, start: number, startLine: number): number[] | undefined {
+  const out: number[] = [];
+  let inItems = false;
+  let indent = -1;
+  let line = startLine;
+  let offset = start;
+  while (offset <= text.length) {
+    const end = text.indexOf("\n", offset);
+    const row = text.slice(offset, end < 0 ? text.length : end).replace(/\r$/, "");
+    if ((row === "---" || row.startsWith("--- ") || row === "...") && line > startLine) break;
+    const trimmed = row.trimStart();
+    const at = row.length - trimmed.length;
+    if (trimmed !== "" && !trimmed.startsWith("#")) {
+      if (!inItems) {
+        if (at === 0 && /^items:\s*(#.*)?$/.test(row)) inItems = true;
+      } else if (at === 0 && !trimmed.startsWith("-")) {
+        inItems = false;
+      } else if (/^-(\s|$)/.test(trimmed) && (indent < 0 || at === indent)) {
+        indent = at;
+        out.push(line);
+      }
+    }
+    if (end < 0) break;
+    offset = end + 1;
+    line++;
+  }
+  return out;
+}
+
+/** Walks the JSON text of one document, noting where each element of the top-level `items` array starts. */
+function jsonItemLines(text: string, start: number, startLine: number): number[] | undefined {
+  const out: number[] = [];
+  let depth = 0;
+  let line = startLine;
+  let lastKey = "";
+  let inItems = false;
+  let expecting = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") {
+      line++;
+      continue;
+    }
+    if (c === " " || c === "\t" || c === "\r") continue;
+    if (inItems && depth === 2) {
+      if (c === ",") {
+        expecting = true;
+        continue;
+      }
+      if (c === "]") return out;
+      if (expecting) {
+        out.push(line);
+        expecting = false;
+      }
+    }
+    if (c === '"') {
+      const close = endOfString(text, i);
+      if (close < 0) return undefined;
+      if (depth === 1) lastKey = text.slice(i + 1, close);
+      i = close;
+    } else if (c === "{" || c === "[") {
+      depth++;
+      if (depth === 2 && c === "[" && lastKey === "items" && !inItems) {
+        inItems = true;
+        expecting = true;
+      }
+    } else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return out;
+    }
+  }
+  return undefined;
+}
+
+/** The index of the quote that closes the string opening at `open`; -1 when it does not close. */
+function endOfString(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === '"') return i;
+    else if (c === "\n") return -1;
+  }
+  return -1;
+}
