@@ -7,7 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BundleOptions, ConfigError, type FailurePolicy, loadBundle, type PolicySet } from "#lib";
+import { type BundleOptions, ConfigError, type FailurePolicy, loadBundle, type PolicySet, readBundleFiles } from "#lib";
 import { boundedLogger, createLogger, errorName, type FunctionLogger } from "./logger.js";
 
 /** The process configuration of the webhook, after defaults. Frozen. */
@@ -24,6 +24,8 @@ export interface ResolvedEnvConfig {
   readonly maxDepth: number;
   /** An S3-compatible endpoint for `s3://` bundles (s3rver, MinIO); undefined = AWS. */
   readonly s3Endpoint: string | undefined;
+  /** Waiver files beside the bundle's own Waivers (a file, a folder or an s3:// location); undefined = none. */
+  readonly waivers: string | undefined;
 }
 
 /** The bundle served when TOLLGATE_BUNDLE is not set: the examples shipped in the Lambda package. */
@@ -67,21 +69,14 @@ function positiveInteger(env: Env, name: string, fallback: number, max: number):
  * - `TOLLGATE_FAILURE_POLICY`: `Fail` or `Ignore`; default the bundle's.
  * - `TOLLGATE_MAX_BODY_BYTES`: default 3 MiB. `TOLLGATE_MAX_DEPTH`: default 128.
  * - `TOLLGATE_S3_ENDPOINT`: an http(s) URL; default none (AWS).
+ * - `TOLLGATE_WAIVERS`: Waiver documents beside the bundle's (a file, a folder or an s3:// location; a relative path
+ *   is resolved as the bundle's is); default none.
  *
  * @throws ConfigError naming the variable whose value is wrong
  */
 export function resolveEnvConfig(env: Env): ResolvedEnvConfig {
-  const bundleRaw = nonEmpty(env, "TOLLGATE_BUNDLE") ?? DEFAULT_BUNDLE;
-  let bundle = bundleRaw;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(bundleRaw)) {
-    if (!bundleRaw.startsWith("s3://") || bundleRaw.length <= "s3://".length) {
-      throw new ConfigError(
-        `TOLLGATE_BUNDLE=${JSON.stringify(bundleRaw)}: only local paths and s3:// URLs are supported`,
-      );
-    }
-  } else if (!isAbsolute(bundleRaw)) {
-    bundle = resolve(PACKAGE_ROOT, bundleRaw);
-  }
+  const bundle = locationOf("TOLLGATE_BUNDLE", nonEmpty(env, "TOLLGATE_BUNDLE") ?? DEFAULT_BUNDLE);
+  const waiversRaw = nonEmpty(env, "TOLLGATE_WAIVERS");
 
   const policy = nonEmpty(env, "TOLLGATE_FAILURE_POLICY");
   if (policy !== undefined && policy !== "Fail" && policy !== "Ignore") {
@@ -107,7 +102,19 @@ export function resolveEnvConfig(env: Env): ResolvedEnvConfig {
     maxBodyBytes: positiveInteger(env, "TOLLGATE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, 64 * 1024 * 1024),
     maxDepth: positiveInteger(env, "TOLLGATE_MAX_DEPTH", DEFAULT_MAX_DEPTH, 10_000),
     s3Endpoint,
+    waivers: waiversRaw === undefined ? undefined : locationOf("TOLLGATE_WAIVERS", waiversRaw),
   });
+}
+
+/** A local path (made absolute against the package root) or an s3:// URL, as a variable gives it. */
+function locationOf(name: string, raw: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    if (!raw.startsWith("s3://") || raw.length <= "s3://".length) {
+      throw new ConfigError(`${name}=${JSON.stringify(raw)}: only local paths and s3:// URLs are supported`);
+    }
+    return raw;
+  }
+  return isAbsolute(raw) ? raw : resolve(PACKAGE_ROOT, raw);
 }
 
 export interface Runtime {
@@ -138,6 +145,18 @@ function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
   return options;
 }
 
+/** The options with the waiver files of TOLLGATE_WAIVERS (read through lib/storage, like the bundle). */
+async function withWaivers(config: ResolvedEnvConfig, options: BundleOptions): Promise<BundleOptions> {
+  if (config.waivers === undefined) return options;
+  const files = await readBundleFiles(config.waivers, options.s3);
+  const base = config.waivers.replace(/\/+$/, "");
+  const waivers = files.map((f) => ({
+    path: base.endsWith(`/${f.path}`) ? base : `${base}/${f.path}`,
+    content: f.content,
+  }));
+  return { ...options, waivers };
+}
+
 /** Resolves the configuration (throwing a ConfigError at cold start) and starts loading the bundle. */
 export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
   const config = resolveEnvConfig(env);
@@ -148,30 +167,32 @@ export function createRuntime(env: Env, options: RuntimeOptions = {}): Runtime {
 
   const start = (): Promise<PolicySet> => {
     const t0 = performance.now();
-    const p = load(config.bundle, bundleOptions(config)).then(
-      (set) => {
-        current = set;
-        logger.info("bundle loaded", {
-          bundle: config.bundle,
-          digest: set.digest,
-          kinds: set.kinds.length,
-          policyFailures: set.failures.filter((f) => f.severity === "error").length,
-          loadMs: round(performance.now() - t0),
-        });
-        return set;
-      },
-      (error: unknown) => {
-        // A configuration error stays (no retry can fix it); anything else is retried on the next invocation.
-        if (!(error instanceof ConfigError)) pending = undefined;
-        logger.error("bundle load failed", {
-          bundle: config.bundle,
-          error: errorName(error),
-          reason: error instanceof Error ? error.message : String(error),
-          loadMs: round(performance.now() - t0),
-        });
-        throw error;
-      },
-    );
+    const p = withWaivers(config, bundleOptions(config))
+      .then((options) => load(config.bundle, options))
+      .then(
+        (set) => {
+          current = set;
+          logger.info("bundle loaded", {
+            bundle: config.bundle,
+            digest: set.digest,
+            kinds: set.kinds.length,
+            policyFailures: set.failures.filter((f) => f.severity === "error").length,
+            loadMs: round(performance.now() - t0),
+          });
+          return set;
+        },
+        (error: unknown) => {
+          // A configuration error stays (no retry can fix it); anything else is retried on the next invocation.
+          if (!(error instanceof ConfigError)) pending = undefined;
+          logger.error("bundle load failed", {
+            bundle: config.bundle,
+            error: errorName(error),
+            reason: error instanceof Error ? error.message : String(error),
+            loadMs: round(performance.now() - t0),
+          });
+          throw error;
+        },
+      );
     // The handler awaits it; until then a rejection must not count as unhandled.
     p.catch(() => {});
     return p;

@@ -646,6 +646,7 @@ describe("configuration (resolveEnvConfig)", () => {
     { env: { TOLLGATE_MAX_DEPTH: "0" }, message: /^TOLLGATE_MAX_DEPTH="0"/ },
     { env: { TOLLGATE_S3_ENDPOINT: "localhost:4569" }, message: /^TOLLGATE_S3_ENDPOINT=.* is not an http\(s\) URL$/ },
     { env: { TOLLGATE_BUNDLE: "https://example.com/b" }, message: /^TOLLGATE_BUNDLE=.*only local paths and s3:/ },
+    { env: { TOLLGATE_WAIVERS: "https://example.com/w" }, message: /^TOLLGATE_WAIVERS=.*only local paths and s3:/ },
   ])("refuses $env with an error naming the variable", ({ env, message }) => {
     expect(() => resolveEnvConfig(env)).toThrow(message);
   });
@@ -757,6 +758,24 @@ spec: { policy: broken-crd.yaml, kinds: [Broken], reason: r, owner: o, expires: 
     expect(response.allowed).toBe(false);
     expect(response.status.message).toMatch(/^Broken.fixtures.tollgate.dev "b" is invalid: /);
     expect(response.warnings).toBeUndefined();
+  });
+
+  it("TOLLGATE_WAIVERS adds waiver files beside the bundle's own", async () => {
+    const file = join(fileURLToPath(new URL("../fixtures/audit/waivers", import.meta.url)), "waivers.yaml");
+    const runtime = createRuntime(
+      { TOLLGATE_WAIVERS: file },
+      { logger: recorder(), now: () => new Date("2026-11-22T00:00:00Z") },
+    );
+    expect(runtime.config.waivers).toBe(file);
+    const res = await call(createHandler(runtime), "v2", { method: "GET", path: "/healthz" });
+    expect((res.body.waivers as { name: string }[]).map((w) => w.name)).toEqual([
+      "checkout-replicas",
+      "debug-shell-privileged",
+      "legacy-replicas",
+      "changed-labels",
+      "leaky-size",
+      "broken-gizmo",
+    ]);
   });
 
   it("waives a Pod Security denial (its own Status) when every error is waived", async () => {
