@@ -305,6 +305,19 @@ describe("report.html in Chromium", () => {
     expect(await visibleRows().count()).toBe(findingsCount);
   });
 
+  it("lists the bundle's waivers with their standing, and each waived finding with its waiver", async () => {
+    const waived = report.findings.filter((f) => f.severity === "waived");
+    // examples/policies/waivers.yaml: checkout-replicas waives the checkout Widget's replica finding;
+    // debug-shell-privileged expired and waives nothing.
+    expect(waived.length).toBeGreaterThan(0);
+    expect((await page.locator("#total-waived b").textContent())?.trim()).toBe(String(summary.findings.waived));
+    expect(await page.locator('#waivers tr[data-waiver="checkout-replicas"]').count()).toBe(1);
+    expect(await page.locator('#waivers tr.waiver-expired[data-waiver="debug-shell-privileged"]').count()).toBe(1);
+    const rows = page.locator("#waived tbody tr");
+    expect(await rows.count()).toBe(waived.length);
+    for (const cell of await rows.locator("td:nth-child(5)").allTextContents()) expect(cell).toBe("checkout-replicas");
+  });
+
   it("ran with no script error or blocked asset", () => {
     expect(pageErrors).toEqual([]);
   });
