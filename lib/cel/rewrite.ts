@@ -9,6 +9,10 @@
  *   `x.all(k, v, p)` becomes a one-variable comprehension over `__entries(x)` (index/key and value pairs) with `k`
  *   and `v` bound by the engine's `cel.bind` (expressions may not call `cel.bind` themselves: program.ts checks
  *   that on the original tree). The two variables are typed dyn.
+ * - the lists extension's `sortBy` macro (Kubernetes 1.34+), which the engine lacks: as cel-go expands it,
+ *   `l.sortBy(e, key)` binds the list once and sorts it by the keys `l.map(e, key)`
+ *   (`__sortByAssociatedKeys`, cel-go's `@sortByAssociatedKeys`, in libraries/lists.ts). cel-go refuses a
+ *   receiver that is a literal value or a map; such calls are left as they are and fail to compile.
  *
  * The functions the rewrites call are in libraries/core.ts; the cost estimator recognises the rewrites
  * (cost/comprehensions.ts) and costs them as cel-go costs the original.
@@ -51,6 +55,11 @@ export function rewriteSource(text: string, syntax: SyntaxNode): string | undefi
         const items = arg.args.map((e) => `dyn(${render(e)})`);
         return `${render(target)}.format([${items.join(", ")}])`;
       }
+      const sortBy = sortByMacro(call.name, call.args, target, render);
+      if (sortBy !== undefined) {
+        changed = true;
+        return sortBy;
+      }
       const two = twoVariableComprehension(call.name, call.args, render);
       if (two !== undefined) {
         changed = true;
@@ -61,6 +70,25 @@ export function rewriteSource(text: string, syntax: SyntaxNode): string | undefi
   };
   const out = text.slice(0, syntax.start) + render(syntax) + text.slice(syntax.end);
   return changed ? out : undefined;
+}
+
+/** The receivers cel-go's sortBy accepts: a list literal, identifier, comprehension, call or select. */
+function sortableReceiver(n: SyntaxNode): boolean {
+  return n.op !== "value" && n.op !== "map";
+}
+
+/** The expansion of `target.sortBy(e, key)`, if the call is one. */
+function sortByMacro(
+  name: string,
+  args: readonly SyntaxNode[],
+  target: SyntaxNode,
+  render: (n: SyntaxNode) => string,
+): string | undefined {
+  if (name !== "sortBy" || args.length !== 2 || !sortableReceiver(target)) return undefined;
+  const e = identifierName(args[0]);
+  if (e === undefined) return undefined;
+  const input = "__sortBy_input";
+  return `cel.bind(${input}, ${render(target)}, ${input}.__sortByAssociatedKeys(${input}.map(${e}, ${render(args[1]!)})))`;
 }
 
 const TWO_VARIABLE_MACROS = new Set([

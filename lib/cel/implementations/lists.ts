@@ -1,8 +1,10 @@
 /**
  * The Kubernetes CEL lists library, version 0 (k8s.io/apiserver/pkg/cel/library/lists.go):
- * `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`, over plain arrays. The element
- * comparison and equality are parameters, so the adapter passes the CEL semantics of the element
- * type; comparators for the CEL primitive types are exported here.
+ * `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`, and cel-go's lists extension
+ * (cel-go v0.26 ext/lists.go: `slice`, `flatten`, `sort`, `sortBy`, `distinct`, `reverse`,
+ * `lists.range`), over plain arrays. The element comparison and equality are parameters, so the
+ * adapter passes the CEL semantics of the element type; comparators for the CEL primitive types
+ * are exported here.
  *
  * Go details reproduced:
  *
@@ -17,6 +19,7 @@
  */
 
 import { toGoBytes } from "../../go/bytes.js";
+import { sortSlice } from "../../go/sort.js";
 import { LibraryError } from "./error.js";
 
 /**
@@ -72,6 +75,93 @@ export function listIndexOf<T>(list: readonly T[], item: T, equals: (a: T, b: T)
 export function listLastIndexOf<T>(list: readonly T[], item: T, equals: (a: T, b: T) => boolean): bigint {
   for (let i = list.length - 1; i >= 0; i--) if (equals(list[i]!, item)) return BigInt(i);
   return -1n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cel-go's lists extension
+// ---------------------------------------------------------------------------------------------
+
+/** `list.slice(start, end)`: the elements from start up to end, with cel-go's error texts. */
+export function listSlice<T>(list: readonly T[], start: bigint, end: bigint): T[] {
+  if (start < 0n || end < 0n) throw new LibraryError(`cannot slice(${start}, ${end}), negative indexes not supported`);
+  if (start > end) {
+    throw new LibraryError(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+  }
+  if (BigInt(list.length) < end)
+    throw new LibraryError(`cannot slice(${start}, ${end}), list is length ${list.length}`);
+  return list.slice(Number(start), Number(end));
+}
+
+/**
+ * `list.flatten()` (depth 1) and `list.flatten(depth)`: nested lists down to `depth` levels are spliced into the
+ * result; other elements are kept. A negative depth fails with `level must be non-negative`.
+ */
+export function listFlatten(list: readonly unknown[], depth: bigint): unknown[] {
+  if (depth < 0n) throw new LibraryError("level must be non-negative");
+  const out: unknown[] = [];
+  for (const x of list) {
+    if (Array.isArray(x) && depth > 0n) out.push(...listFlatten(x, depth - 1n));
+    else out.push(x);
+  }
+  return out;
+}
+
+/** `lists.range(n)`: 0 to n-1 (cel-go v0.26: no elements for n <= 0). */
+export function listRange(n: bigint): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0n; i < n; i++) out.push(i);
+  return out;
+}
+
+/** `list.reverse()`. */
+export function listReverse<T>(list: readonly T[]): T[] {
+  return [...list].reverse();
+}
+
+/** `list.distinct()`: the first of each group of equal elements, in order. */
+export function listDistinct<T>(list: readonly T[], equals: (a: T, b: T) => boolean): T[] {
+  const out: T[] = [];
+  for (const x of list) if (!out.some((y) => equals(x, y))) out.push(x);
+  return out;
+}
+
+/** How the sort functions see the keys: their order, their runtime type and whether they can be ordered at all. */
+export interface KeyOrdering<K> {
+  readonly compare: Compare<K>;
+  readonly typeName: (k: K) => string;
+  readonly comparable: (k: K) => boolean;
+}
+
+/**
+ * cel-go `sortListByAssociatedKeys`, behind `list.sort()` (the keys are the list) and `list.sortBy(e, key)` (the
+ * keys are the key expression's values): the list ordered by its keys with Go's `sort.Slice`, which is not stable,
+ * so equal keys leave their elements in the order Go leaves them. A key whose type differs from the first key's
+ * fails the sort once compared (`list elements must have the same type`); a first key that cannot be ordered fails
+ * it (`list elements must be comparable`); a comparison that fails (NaN) answers "not less".
+ */
+export function sortByKeys<T, K>(list: readonly T[], keys: readonly K[], ordering: KeyOrdering<K>): T[] {
+  if (list.length !== keys.length) {
+    throw new LibraryError(
+      `@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${list.length} and ${keys.length} elements respectively`,
+    );
+  }
+  if (list.length === 0) return [...list];
+  const first = keys[0]!;
+  if (!ordering.comparable(first)) throw new LibraryError("list elements must be comparable");
+  const firstType = ordering.typeName(first);
+  const indices = keys.map((_, i) => i);
+  let failed = false;
+  sortSlice(indices, (i, j) => {
+    const a = keys[i]!;
+    const b = keys[j]!;
+    if (ordering.typeName(a) !== firstType || ordering.typeName(b) !== firstType) {
+      failed = true;
+      return false;
+    }
+    return ordering.compare(a, b) === -1;
+  });
+  if (failed) throw new LibraryError("list elements must have the same type");
+  return indices.map((i) => list[i]!);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,35 +9,22 @@ import { always, firstOperandTree, type RuntimeCharge } from "../cost/runtime.js
 import { actualSize } from "../cost/value-size.js";
 import { type EngineRegistrar, Optional } from "../engine.js";
 import { celEquals } from "../equality.js";
-import { type CelLibrary, celError } from "./library.js";
-
-type Cmp = (a: unknown, b: unknown) => number;
-
-function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === "bigint" && typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === "boolean" && typeof b === "boolean") return a === b ? 0 : a ? 1 : -1;
-  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
-  const av = Number(a as number);
-  const bv = Number(b as number);
-  return av < bv ? -1 : av > bv ? 1 : 0;
-}
-
-function isSorted(l: unknown[], cmp: Cmp = compareValues): boolean {
-  for (let i = 1; i < l.length; i++) if (cmp(l[i - 1], l[i]) > 0) return false;
-  return true;
-}
-
-function extremum(name: "min" | "max", l: unknown[]): unknown {
-  if (l.length === 0) throw celError(`${name} called on empty list`);
-  let best = l[0];
-  for (const x of l) {
-    const c = compareValues(x, best);
-    if ((name === "min" && c < 0) || (name === "max" && c > 0)) best = x;
-  }
-  return best;
-}
+import {
+  isSorted,
+  listDistinct,
+  listFlatten,
+  listIndexOf,
+  listLastIndexOf,
+  listMax,
+  listMin,
+  listRange,
+  listReverse,
+  listSlice,
+  listSum,
+  sortByKeys,
+} from "../implementations/lists.js";
+import { CEL_KEY_ORDERING, celAdd, celCompare, SUM_ZERO } from "../value-traits.js";
+import { type CelLibrary, libraryCall } from "./library.js";
 
 /** The element types with an ordering (`isSorted`, `min`, `max`, `sort`). */
 const ELEMENT_TYPES = [
@@ -53,19 +40,24 @@ const ELEMENT_TYPES = [
 
 function registerKubernetesLists(env: EngineRegistrar): void {
   for (const t of ELEMENT_TYPES) {
-    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => isSorted(l));
-    env.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown[]) => extremum("min", l));
-    env.registerFunction(`list<${t}>.max(): ${t}`, (l: unknown[]) => extremum("max", l));
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => isSorted(l, celCompare));
+    env.registerFunction(
+      `list<${t}>.min(): ${t}`,
+      libraryCall((l: unknown[]) => listMin(l, celCompare)),
+    );
+    env.registerFunction(
+      `list<${t}>.max(): ${t}`,
+      libraryCall((l: unknown[]) => listMax(l, celCompare)),
+    );
   }
-  env.registerFunction("list<int>.sum(): int", (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
-  env.registerFunction("list<double>.sum(): double", (l: number[]) => l.reduce((a, b) => a + b, 0));
-  env.registerFunction("list<A>.__indexOf(A): int", (l: unknown[], x: unknown) =>
-    BigInt(l.findIndex((e) => celEquals(e, x))),
-  );
-  env.registerFunction("list<A>.__lastIndexOf(A): int", (l: unknown[], x: unknown) => {
-    for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], x)) return BigInt(i);
-    return -1n;
-  });
+  for (const [t, zero] of Object.entries(SUM_ZERO)) {
+    env.registerFunction(
+      `list<${t}>.sum(): ${t}`,
+      libraryCall((l: unknown[]) => listSum<unknown>(l, zero, celAdd)),
+    );
+  }
+  env.registerFunction("list<A>.__indexOf(A): int", (l: unknown[], x: unknown) => listIndexOf(l, x, celEquals));
+  env.registerFunction("list<A>.__lastIndexOf(A): int", (l: unknown[], x: unknown) => listLastIndexOf(l, x, celEquals));
 }
 
 /**
@@ -112,42 +104,29 @@ export const LISTS_LIBRARY: CelLibrary = {
 /** The `lists` namespace constant (`lists.range`). */
 class ListsNamespace {}
 
-function slice(l: unknown[], a: bigint, b: bigint): unknown[] {
-  if (a < 0n || b < 0n) throw celError(`cannot slice(${a}, ${b}), negative indexes not supported`);
-  if (a > b) throw celError(`cannot slice(${a}, ${b}), start index must be less than or equal to end index`);
-  if (b > BigInt(l.length)) throw celError(`cannot slice(${a}, ${b}), list is length ${l.length}`);
-  return l.slice(Number(a), Number(b));
-}
-
-function flatten(l: unknown[], depth: bigint): unknown[] {
-  if (depth < 0n) throw celError("level must be non-negative");
-  let out = l;
-  for (let d = 0n; d < depth; d++) out = out.flatMap((x) => (Array.isArray(x) ? x : [x]));
-  return out;
-}
-
 function registerListsExtension(env: EngineRegistrar): void {
   env.registerType("k8s.ListsNamespace", { ctor: ListsNamespace, fields: {} });
   env.registerConstant("lists", "k8s.ListsNamespace", new ListsNamespace());
-  env.registerFunction("k8s.ListsNamespace.range(int): list<int>", (_n: ListsNamespace, n: bigint) => {
-    const out: bigint[] = [];
-    for (let i = 0n; i < n; i++) out.push(i);
-    return out;
-  });
-  env.registerFunction("list<A>.slice(int, int): list<A>", (l: unknown[], a: bigint, b: bigint) => slice(l, a, b));
-  env.registerFunction("list<dyn>.flatten(): list<dyn>", (l: unknown[]) =>
-    l.flatMap((x) => (Array.isArray(x) ? x : [x])),
+  env.registerFunction("k8s.ListsNamespace.range(int): list<int>", (_n: ListsNamespace, n: bigint) => listRange(n));
+  env.registerFunction(
+    "list<A>.slice(int, int): list<A>",
+    libraryCall((l: unknown[], a: bigint, b: bigint) => listSlice(l, a, b)),
   );
-  env.registerFunction("list<dyn>.flatten(int): list<dyn>", (l: unknown[], depth: bigint) => flatten(l, depth));
+  // cel-go: list(list(T)).flatten() -> list(T), and list(dyn).flatten(int) -> list(dyn)
+  env.registerFunction("list<list<A>>.flatten(): list<A>", (l: unknown[]) => listFlatten(l, 1n));
+  env.registerFunction(
+    "list<dyn>.flatten(int): list<dyn>",
+    libraryCall((l: unknown[], depth: bigint) => listFlatten(l, depth)),
+  );
+  const sortByOwnKeys = libraryCall((l: unknown[]) => sortByKeys(l, l, CEL_KEY_ORDERING));
+  const sortByAssociatedKeys = libraryCall((l: unknown[], keys: unknown[]) => sortByKeys(l, keys, CEL_KEY_ORDERING));
   for (const t of ELEMENT_TYPES) {
-    env.registerFunction(`list<${t}>.sort(): list<${t}>`, (l: unknown[]) => [...l].sort(compareValues));
+    env.registerFunction(`list<${t}>.sort(): list<${t}>`, sortByOwnKeys);
+    // the target of the sortBy macro (rewrite.ts): cel-go's @sortByAssociatedKeys
+    env.registerFunction(`list<A>.__sortByAssociatedKeys(list<${t}>): list<A>`, sortByAssociatedKeys);
   }
-  env.registerFunction("list<A>.distinct(): list<A>", (l: unknown[]) => {
-    const out: unknown[] = [];
-    for (const x of l) if (!out.some((y) => celEquals(x, y))) out.push(x);
-    return out;
-  });
-  env.registerFunction("list<A>.reverse(): list<A>", (l: unknown[]) => [...l].reverse());
+  env.registerFunction("list<A>.distinct(): list<A>", (l: unknown[]) => listDistinct(l, celEquals));
+  env.registerFunction("list<A>.reverse(): list<A>", (l: unknown[]) => listReverse(l));
   env.registerFunction("list<A>.first(): optional<A>", (l: unknown[]) =>
     l.length === 0 ? Optional.none() : Optional.of(l[0]),
   );

@@ -10,11 +10,18 @@ import {
   compareDouble,
   compareString,
   isSorted,
+  type KeyOrdering,
+  listDistinct,
+  listFlatten,
   listIndexOf,
   listLastIndexOf,
   listMax,
   listMin,
+  listRange,
+  listReverse,
+  listSlice,
   listSum,
+  sortByKeys,
 } from "../../../../../lib/cel/implementations/lists.js";
 
 function errorOf(fn: () => unknown): string {
@@ -125,5 +132,72 @@ describe("indexOf / lastIndexOf (doc examples)", () => {
   ])("$list / $item", ({ list, item, first, last }) => {
     expect(listIndexOf<unknown>(list, item, eq)).toBe(first);
     expect(listLastIndexOf<unknown>(list, item, eq)).toBe(last);
+  });
+});
+
+describe("lists extension: slice, flatten, range, reverse, distinct (cel-go ext/lists.go)", () => {
+  it("slices and refuses bad bounds with cel-go's texts", () => {
+    expect(listSlice([1n, 2n, 3n, 4n], 1n, 3n)).toEqual([2n, 3n]);
+    expect(listSlice([1n, 2n], 2n, 2n)).toEqual([]);
+    expect(errorOf(() => listSlice([1n], -1n, 1n))).toBe("cannot slice(-1, 1), negative indexes not supported");
+    expect(errorOf(() => listSlice([1n, 2n, 3n], 2n, 1n))).toBe(
+      "cannot slice(2, 1), start index must be less than or equal to end index",
+    );
+    expect(errorOf(() => listSlice([1n, 2n], 0n, 3n))).toBe("cannot slice(0, 3), list is length 2");
+  });
+
+  it("flattens to the given depth and refuses a negative one", () => {
+    const nested = [1n, [2n, [3n, [4n]]]];
+    expect(listFlatten(nested, 1n)).toEqual([1n, 2n, [3n, [4n]]]);
+    expect(listFlatten(nested, 2n)).toEqual([1n, 2n, 3n, [4n]]);
+    expect(listFlatten(nested, 0n)).toEqual(nested);
+    expect(listFlatten([1n, 2n, [], [], [3n, 4n]], 1n)).toEqual([1n, 2n, 3n, 4n]);
+    expect(errorOf(() => listFlatten(nested, -1n))).toBe("level must be non-negative");
+  });
+
+  it("ranges, reverses and keeps the first of equal elements", () => {
+    expect(listRange(4n)).toEqual([0n, 1n, 2n, 3n]);
+    expect(listRange(-2n)).toEqual([]);
+    expect(listReverse([5n, 3n, 1n, 2n])).toEqual([2n, 1n, 3n, 5n]);
+    expect(listDistinct(["b", "b", "c", "a", "c"], (a, b) => a === b)).toEqual(["b", "c", "a"]);
+  });
+});
+
+describe("sortByKeys (cel-go sortListByAssociatedKeys)", () => {
+  const ordering: KeyOrdering<unknown> = {
+    compare: (a, b) =>
+      typeof a === "bigint" && typeof b === "bigint"
+        ? compareBigint(a, b)
+        : typeof a === "number" && typeof b === "number"
+          ? compareDouble(a, b)
+          : typeof a === "string" && typeof b === "string"
+            ? compareString(a, b)
+            : undefined,
+    typeName: (k) => typeof k,
+    comparable: (k) => typeof k !== "object",
+  };
+
+  it("orders a list by its associated keys", () => {
+    expect(sortByKeys(["foo", "bar", "baz"], [3n, 1n, 2n], ordering)).toEqual(["bar", "baz", "foo"]);
+    expect(sortByKeys([3n, 1n, 2n], [3n, 1n, 2n], ordering)).toEqual([1n, 2n, 3n]);
+    expect(sortByKeys([], [], ordering)).toEqual([]);
+  });
+
+  it("keeps equal keys in their order on short lists (Go's insertion sort up to 12 elements)", () => {
+    expect(sortByKeys(["a", "b", "c", "d"], [1n, 0n, 1n, 0n], ordering)).toEqual(["b", "d", "a", "c"]);
+  });
+
+  it("fails with cel-go's texts on mixed, unorderable or mismatched keys", () => {
+    expect(errorOf(() => sortByKeys([1n, "b"], [1n, "b"], ordering))).toBe("list elements must have the same type");
+    expect(errorOf(() => sortByKeys([[1n]], [[1n]], ordering))).toBe("list elements must be comparable");
+    expect(errorOf(() => sortByKeys([1n, 2n], [1n], ordering))).toBe(
+      "@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got 2 and 1 elements respectively",
+    );
+    // one element: nothing is compared, so nothing fails
+    expect(sortByKeys(["x"], [["unorderable?"]], { ...ordering, comparable: () => true })).toEqual(["x"]);
+  });
+
+  it("orders NaN keys as Go's less does (never less, never greater) without failing", () => {
+    expect(sortByKeys([2, Number.NaN, 1], [2, Number.NaN, 1], ordering)).toHaveLength(3);
   });
 });
