@@ -100,7 +100,17 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
     if (!functions.has(name)) {
       return [{ detail: `undeclared reference to '${name}' (in container '')`, offset: openParen(text, node) }];
     }
-    return [{ detail: e.summary, offset: openParen(text, node) }];
+    return [{ detail: callOverloadText(e.summary, name), offset: openParen(text, node) }];
+  }
+  if (e.code === "no_such_overload" && node !== undefined) {
+    const issue = operatorOverloadIssue(e.summary, node, text);
+    if (issue !== undefined) return [issue];
+  }
+  const mismatch = /expected type '(.*)' but found '(.*)'$/.exec(e.summary);
+  if (mismatch !== null && e.code.startsWith("heterogeneous_")) {
+    // cel-go's checker (HomogeneousAggregateLiterals): typeMismatch
+    const [expected, found] = [celGoTypeName(mismatch[1]!), celGoTypeName(mismatch[2]!)];
+    return [{ detail: `expected type '${expected}' but found '${found}'`, ...at(offset) }];
   }
   if (e.code === "incompatible_ternary_branches" && node?.op === "?:") {
     const types = /got '(.*)' and '(.*)'$/.exec(e.summary);
@@ -116,6 +126,60 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
     }
   }
   return [{ detail: e.summary, ...at(offset) }];
+}
+
+/** cel-go's names of the operators (common/operators): the engine's operator to cel-go's function. */
+const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = {
+  "==": "_==_",
+  "!=": "_!=_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  in: "@in",
+  "!_": "!_",
+  "-_": "-_",
+};
+
+/** The checker's text of a call no overload of which takes its arguments: `'f' applied to 'string.(int)'`. */
+function callOverloadText(summary: string, name: string): string {
+  const m = /^found no matching overload for '(.*)\((.*)\)'$/.exec(summary);
+  if (m === null) return summary;
+  const head = m[1]!;
+  const receiver = head === name ? undefined : head.slice(0, head.length - name.length - 1);
+  const args = m[2]!.trim() === "" ? "" : splitTopLevel(m[2]!).map(celGoTypeName).join(", ");
+  const applied = receiver === undefined ? `(${args})` : `${celGoTypeName(receiver)}.(${args})`;
+  return `found no matching overload for '${name}' applied to '${applied}'`;
+}
+
+/**
+ * An operator no overload of which takes its operands (the engine's `no such overload: string > int`), as cel-go's
+ * checker reports it: `found no matching overload for '_>_' applied to '(string, int)'`, at the operator.
+ */
+function operatorOverloadIssue(summary: string, node: SyntaxNode, text: string): CompileIssue | undefined {
+  const fn = OPERATOR_FUNCTIONS[node.op];
+  const rest = /^no such overload: (.*)$/.exec(summary)?.[1];
+  if (fn === undefined || rest === undefined) return undefined;
+  if (node.op === "!_" || node.op === "-_") {
+    const operand = rest.slice(1);
+    return {
+      detail: `found no matching overload for '${fn}' applied to '(${celGoTypeName(operand)})'`,
+      offset: node.start,
+    };
+  }
+  const parts = rest.split(` ${node.op} `);
+  if (parts.length !== 2 || !Array.isArray(node.args)) return undefined;
+  const left = (node.args as unknown as readonly SyntaxNode[])[0]!;
+  const applied = parts.map(celGoTypeName).join(", ");
+  return {
+    detail: `found no matching overload for '${fn}' applied to '(${applied})'`,
+    offset: nextChar(text, node.op, left.end),
+  };
 }
 
 /**

@@ -242,6 +242,12 @@ export class CelTypeRegistry {
     return { name: "string", schemaTypeName: "string", convert: (v) => v };
   }
 
+  /**
+   * The metadata of a resource root (the custom resource, or an embedded resource): `name` and `generateName`
+   * only, whatever the schema declares, unless the schema already declares `kind`, `apiVersion` and a metadata with
+   * `name` and `generateName` as strings; then every declared field stays visible (apiextensions-apiserver
+   * schema/cel/model WithTypeAndObjectMeta).
+   */
   private metadataType(): CelType {
     if (this.metaType !== undefined) return this.metaType;
     const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
@@ -260,14 +266,15 @@ export class CelTypeRegistry {
     const placeholder: CelType = { name, schemaTypeName: "object", convert: (v) => v };
     if (!withResourceMeta) this.byNode.set(node, placeholder);
     const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
-    if (withResourceMeta) {
+    const replaceMeta = withResourceMeta && !declaresTypeAndObjectMeta(node);
+    if (replaceMeta) {
       fields.set("apiVersion", { raw: "apiVersion", type: str, memo: false });
       fields.set("kind", { raw: "kind", type: str, memo: false });
       fields.set("metadata", { raw: "metadata", type: this.metadataType(), memo: true });
     }
     if (node.properties !== null) {
       for (const [prop, sub] of node.properties) {
-        if (withResourceMeta && (prop === "apiVersion" || prop === "kind" || prop === "metadata")) continue;
+        if (replaceMeta && (prop === "apiVersion" || prop === "kind" || prop === "metadata")) continue;
         const t = this.typeOf(sub);
         if (t === null) continue;
         const memo = t.name.startsWith("list<") || t.name.startsWith("map<") || t.name.startsWith(this.prefix);
@@ -331,4 +338,18 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
     }
   }
   return out ?? o;
+}
+
+/** Whether a resource root's schema declares what WithTypeAndObjectMeta would add, so it keeps its own fields. */
+function declaresTypeAndObjectMeta(node: SchemaNode): boolean {
+  const props = node.properties;
+  const meta = props?.get("metadata");
+  return (
+    props?.get("kind")?.type === "string" &&
+    props.get("apiVersion")?.type === "string" &&
+    meta?.type === "object" &&
+    meta.properties !== null &&
+    meta.properties.get("name")?.type === "string" &&
+    meta.properties.get("generateName")?.type === "string"
+  );
 }

@@ -276,10 +276,11 @@ export function compileCrd(
         extra(compiled, local);
         const reported = allSame && i > 0;
         if (!reported) {
+          const full = (p: string) => (p === "" ? base : `${base}.${p}`);
           for (const li of local) {
-            const full = li.path === "" ? base : `${base}.${li.path}`;
             const vs = allSame ? versionInfo.map((x) => x.name) : [vname];
-            issues.push({ path: full, message: li.message, severity: li.severity, versions: vs, stage: "cel" });
+            const message = li.messagePath === undefined ? li.message : li.message + full(li.messagePath);
+            issues.push({ path: full(li.path), message, severity: li.severity, versions: vs, stage: "cel" });
           }
         }
       }

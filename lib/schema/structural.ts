@@ -86,6 +86,8 @@ export interface CompileIssue {
   severity: "error" | "warning";
   /** Which compile step found it; absent: the schema itself. */
   stage?: "pattern" | "cel";
+  /** A path within the openAPIV3Schema that ends the message; it is prefixed as `path` is. */
+  messagePath?: string;
 }
 
 const SCHEMA_TYPES = new Set(["object", "array", "string", "integer", "number", "boolean"]);

@@ -13,6 +13,7 @@ import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
 import { schemaSizes } from "../cost/schema-sizes.js";
 import { type CelEnvironment, createCelEnvironment } from "../environment.js";
+import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
 import { normaliseFieldPath } from "./field-path.js";
@@ -63,6 +64,11 @@ interface RuleNode {
   node: SchemaNode;
   isRoot: boolean;
   cardinality: Cardinality;
+  /**
+   * The highest list above the node whose items old and new objects cannot correlate (every list but
+   * `x-kubernetes-list-type: map`): its schema path. Rules there may not use oldSelf.
+   */
+  uncorrelatableWithin?: string;
 }
 
 /** Step 1: the nodes with rules (with their cardinality) and the nodes at or above them. */
@@ -70,15 +76,22 @@ function collectRuleNodes(root: SchemaNode): { withRules: RuleNode[]; relevant: 
   const relevant = new Set<SchemaNode>();
   const withRules: RuleNode[] = [];
   const seen = new Set<SchemaNode>();
-  const collect = (n: SchemaNode, isRoot: boolean, cardinality: Cardinality): boolean => {
+  const collect = (n: SchemaNode, isRoot: boolean, cardinality: Cardinality, within?: string): boolean => {
     if (seen.has(n)) return relevant.has(n);
     seen.add(n);
     let has = n.validations.length > 0;
-    if (has) withRules.push({ node: n, isRoot, cardinality });
+    if (has)
+      withRules.push(
+        within === undefined
+          ? { node: n, isRoot, cardinality }
+          : { node: n, isRoot, cardinality, uncorrelatableWithin: within },
+      );
     const cc = childCardinality(n, cardinality);
-    if (n.properties !== null) for (const p of n.properties.values()) if (collect(p, false, cc)) has = true;
-    if (n.additionalProperties !== null && collect(n.additionalProperties, false, cc)) has = true;
-    if (n.items !== null && collect(n.items, false, cc)) has = true;
+    if (n.properties !== null) for (const p of n.properties.values()) if (collect(p, false, cc, within)) has = true;
+    if (n.additionalProperties !== null && collect(n.additionalProperties, false, cc, within)) has = true;
+    // apiextensions validation: only the items of map lists correlate (an unset list type is atomic)
+    const itemsWithin = within ?? (n.listType === "map" ? undefined : n.schemaPath);
+    if (n.items !== null && collect(n.items, false, cc, itemsWithin)) has = true;
     if (has) relevant.add(n);
     return has;
   };
@@ -108,6 +121,7 @@ interface NodeContext {
   environment(optional: boolean): CelEnvironment | undefined;
   costTotal: SchemaCostTotal;
   issues: CompileIssue[];
+  uncorrelatableWithin: string | undefined;
 }
 
 /** Step 3: the environments of one node's rules, made on first use. */
@@ -186,7 +200,7 @@ function compileMessageExpression(
       "messageExpression",
       r.reason === "type"
         ? `Invalid value: ${ruleJson(rule)}: messageExpression must evaluate to a string`
-        : `Invalid value: ${ruleJson(rule)}: messageExpression compilation failed: ${r.message}`,
+        : `Invalid value: ${ruleJson(rule)}: messageExpression compilation failed: ${formatIssues(text, r.issues)}`,
     );
     return;
   }
@@ -216,7 +230,7 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
       "rule",
       r.reason === "type"
         ? `Invalid value: ${ruleJson(rule)}: cel expression must evaluate to a bool`
-        : `Invalid value: ${ruleJson(rule)}: compilation failed: ${r.message}`,
+        : `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, r.issues)}`,
     );
     return undefined;
   }
@@ -225,6 +239,14 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
   if (costIssue !== undefined) fail("rule", costIssue);
   ctx.costTotal.observe(`${at}.rule`, cost);
   const usesOldSelf = usesVariable(r.program, "oldSelf");
+  if (usesOldSelf && ctx.uncorrelatableWithin !== undefined) {
+    ctx.issues.push({
+      path: `${at}.rule`,
+      message: `Invalid value: ${formatValue(rule.rule)}: oldSelf cannot be used on the uncorrelatable portion of the schema within `,
+      severity: "error",
+      messagePath: ctx.uncorrelatableWithin,
+    });
+  }
   if (rule.optionalOldSelf === true && !usesOldSelf) {
     fail("optionalOldSelf", "Invalid value: true: may not be set if oldSelf is not used in rule");
     return undefined;
@@ -260,11 +282,11 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
 
   let ruleCount = 0;
   const costTotal = new SchemaCostTotal();
-  for (const { node, isRoot, cardinality } of withRules) {
+  for (const { node, isRoot, cardinality, uncorrelatableWithin } of withRules) {
     const resourceRoot = isRoot || node.embeddedResource;
     const selfType = types.get(node) ?? null;
     const environment = nodeEnvironments(versionEnv, selfType, schemaSizes(node, resourceRoot));
-    const ctx: NodeContext = { node, resourceRoot, cardinality, environment, costTotal, issues };
+    const ctx: NodeContext = { node, resourceRoot, cardinality, environment, costTotal, issues, uncorrelatableWithin };
     const compiled: CompiledRule[] = [];
     node.validations.forEach((rule, i) => {
       ruleCount++;

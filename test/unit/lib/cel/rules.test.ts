@@ -307,3 +307,93 @@ describe("CEL rules on a CRD", () => {
     );
   });
 });
+
+describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation", () => {
+  const errors = (set: PolicySet) =>
+    set.failures.filter((f) => f.severity === "error").map((f) => `${f.path}: ${f.message}`);
+  const at = "spec.validation.openAPIV3Schema.properties[spec]";
+
+  it("prints compile errors as cel-go does: position, caret, and the checker's overload wording", async () => {
+    const set = await bundleWith(props, [
+      { rule: "self.name > 1" },
+      { rule: "self.nope == 1" },
+      { rule: "!self.replicas" },
+    ]);
+    expect(errors(set)).toEqual([
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.name > 1","Message":"","MessageExpression":"","FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:11: found no matching overload for '_>_' applied to '(string, int)'\n | self.name > 1\n | ..........^`,
+      `${at}.x-kubernetes-validations[1].rule: Invalid value: {"Rule":"self.nope == 1","Message":"","MessageExpression":"","FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:5: undefined field 'nope'\n | self.nope == 1\n | ....^`,
+      `${at}.x-kubernetes-validations[2].rule: Invalid value: {"Rule":"!self.replicas","Message":"","MessageExpression":"","FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'\n | !self.replicas\n | ^`,
+    ]);
+  });
+
+  it("words calls without a matching overload and literals of mixed types as cel-go's checker", async () => {
+    const set = await bundleWith(props, [{ rule: "self.name.startsWith(1)" }, { rule: "[1, 'a'].size() == 2" }]);
+    const [first, second] = errors(set);
+    expect(first).toContain(
+      "ERROR: <input>:1:21: found no matching overload for 'startsWith' applied to 'string.(int)'",
+    );
+    expect(second).toContain("ERROR: <input>:1:5: expected type 'int' but found 'string'");
+  });
+
+  it("refuses oldSelf below the items of lists that are not map lists, naming the list", async () => {
+    const item = {
+      type: "object",
+      properties: { k: { type: "string", maxLength: 8 } },
+      required: ["k"],
+      "x-kubernetes-validations": [{ rule: "self.k == oldSelf.k" }],
+    };
+    const set = await bundleWith(
+      {
+        atomic: { type: "array", maxItems: 4, items: item },
+        set: {
+          type: "array",
+          maxItems: 4,
+          "x-kubernetes-list-type": "set",
+          items: { type: "string", maxLength: 8, "x-kubernetes-validations": [{ rule: "self == oldSelf" }] },
+        },
+        keyed: {
+          type: "array",
+          maxItems: 4,
+          "x-kubernetes-list-type": "map",
+          "x-kubernetes-list-map-keys": ["k"],
+          items: item,
+        },
+        byName: {
+          type: "object",
+          maxProperties: 4,
+          additionalProperties: {
+            type: "string",
+            maxLength: 8,
+            "x-kubernetes-validations": [{ rule: "self == oldSelf" }],
+          },
+        },
+      },
+      [],
+    );
+    expect(errors(set)).toEqual([
+      `${at}.properties[atomic].items.x-kubernetes-validations[0].rule: Invalid value: "self.k == oldSelf.k": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[atomic]`,
+      `${at}.properties[set].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[set]`,
+    ]);
+  });
+
+  it("shows an embedded resource's own metadata fields only when it declares kind, apiVersion, name and generateName", async () => {
+    const embedded = (metadata: Record<string, unknown>, typed: boolean) => ({
+      t: {
+        type: "object",
+        "x-kubernetes-embedded-resource": true,
+        properties: {
+          ...(typed ? { kind: { type: "string" }, apiVersion: { type: "string" } } : {}),
+          metadata: { type: "object", properties: metadata },
+        },
+      },
+    });
+    const labels = {
+      labels: { type: "object", maxProperties: 4, additionalProperties: { type: "string", maxLength: 8 } },
+    };
+    const full = { name: { type: "string" }, generateName: { type: "string" }, ...labels };
+    const rule = { rule: "!has(self.t.metadata.labels) || self.t.metadata.labels.all(k, k != '')" };
+    expect(errors(await bundleWith(embedded(full, true), [rule]))).toEqual([]);
+    expect(errors(await bundleWith(embedded(labels, true), [rule]))[0]).toContain("undefined field 'labels'");
+    expect(errors(await bundleWith(embedded(full, false), [rule]))[0]).toContain("undefined field 'labels'");
+  });
+});
