@@ -9,6 +9,9 @@
  *   `x.all(k, v, p)` becomes a one-variable comprehension over `__entries(x)` (index/key and value pairs) with `k`
  *   and `v` bound by the engine's `cel.bind` (expressions may not call `cel.bind` themselves: program.ts checks
  *   that on the original tree). The two variables are typed dyn.
+ * - the optional library's `optMap` and `optFlatMap` macros, which the engine lacks, expanded as cel-go expands
+ *   them: `o.optMap(x, e)` is `o.hasValue() ? optional.of(<e with x bound to o.value()>) : optional.none()`,
+ *   `optFlatMap` the same without `optional.of` (its `e` is an optional);
  * - the lists extension's `sortBy` macro (Kubernetes 1.34+), which the engine lacks: as cel-go expands it,
  *   `l.sortBy(e, key)` binds the list once and sorts it by the keys `l.map(e, key)`
  *   (`__sortByAssociatedKeys`, cel-go's `@sortByAssociatedKeys`, in libraries/lists.ts). cel-go refuses a
@@ -55,6 +58,11 @@ export function rewriteSource(text: string, syntax: SyntaxNode): string | undefi
         const items = arg.args.map((e) => `dyn(${render(e)})`);
         return `${render(target)}.format([${items.join(", ")}])`;
       }
+      const optional = optionalMacro(call.name, call.args, target, render);
+      if (optional !== undefined) {
+        changed = true;
+        return optional;
+      }
       const sortBy = sortByMacro(call.name, call.args, target, render);
       if (sortBy !== undefined) {
         changed = true;
@@ -70,6 +78,22 @@ export function rewriteSource(text: string, syntax: SyntaxNode): string | undefi
   };
   const out = text.slice(0, syntax.start) + render(syntax) + text.slice(syntax.end);
   return changed ? out : undefined;
+}
+
+/** The expansion of `target.optMap(x, e)` or `target.optFlatMap(x, e)`, if the call is one. */
+function optionalMacro(
+  name: string,
+  args: readonly SyntaxNode[],
+  target: SyntaxNode,
+  render: (n: SyntaxNode) => string,
+): string | undefined {
+  if ((name !== "optMap" && name !== "optFlatMap") || args.length !== 2) return undefined;
+  const x = identifierName(args[0]);
+  if (x === undefined) return undefined;
+  const t = render(target);
+  const bound = `cel.bind(${x}, (${t}).value(), ${render(args[1]!)})`;
+  const some = name === "optMap" ? `optional.of(${bound})` : bound;
+  return `((${t}).hasValue() ? ${some} : optional.none())`;
 }
 
 /** The receivers cel-go's sortBy accepts: a list literal, identifier, comprehension, call or select. */

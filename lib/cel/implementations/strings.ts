@@ -19,7 +19,7 @@
  * the CEL adapter builds from its runtime values.
  */
 
-import { fromGoBytes, toGoBytes } from "../../go/bytes.js";
+import { fromGoBytes, toGoBytes, utf8Length } from "../../go/bytes.js";
 import { exponentDigits, formatFloatFixed, formatFloatShortestG, goQuote } from "../../go/strconv.js";
 import { stringFromDuration, stringFromTime } from "./conversions.js";
 import { LibraryError } from "./error.js";
@@ -140,6 +140,8 @@ export function lastIndexOf(s: string, sub: string, offset?: bigint): bigint {
   const r = codePoints(s);
   if (offset === undefined) {
     if (sub === "") return BigInt(r.length);
+    // cel-go v0.26: a string shorter (in bytes) than what it looks for has no match, before any offset check
+    if (utf8Length(s) < utf8Length(sub)) return -1n;
     offset = BigInt(r.length - 1);
   }
   if (sub === "") return offset;

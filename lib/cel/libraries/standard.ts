@@ -12,7 +12,7 @@
  * - Overloads cel-go has and the engine lacks: `int(uint)`, `int(timestamp)`, `int(duration)`,
  *   `string(duration)`, `duration(int)`, and the ordering of bytes.
  */
-import { ENGINE_HANDLER, type EngineRegistrar, UnsignedInt } from "../engine.js";
+import { ENGINE_HANDLER, type EngineRegistrar, Optional, UnsignedInt } from "../engine.js";
 import {
   boolFromString,
   checkedInt,
@@ -45,6 +45,7 @@ import {
   timeDifference,
   timeField,
 } from "../implementations/time.js";
+import { RAW, StructValue } from "../schema-types.js";
 import { Duration, durationNanos, durationValue, goTimeOf, timestampValue } from "../time-values.js";
 import { type CelLibrary, type LibraryOverride, libraryCall } from "./library.js";
 
@@ -235,6 +236,26 @@ const OVERRIDES: Record<string, LibraryOverride> = {
 };
 for (const name of new Set([...TIMESTAMP_ACCESSORS, ...DURATION_ACCESSORS])) OVERRIDES[`.${name}`] = accessor(name);
 
+/**
+ * cel-go `IsZeroValue`: null, false, 0, 0u, 0.0, '', b'', an empty list or map or object, a zero duration, Go's zero
+ * time (0001-01-01T00:00:00Z), an empty optional.
+ */
+function isZeroValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0n || v === 0 || v === "") return true;
+  if (v instanceof UnsignedInt) return v.valueOf() === 0n;
+  if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
+  if (v instanceof Map || v instanceof Set) return v.size === 0;
+  if (v instanceof Duration) return durationNanos(v) === 0n;
+  if (v instanceof Date) return goTimeOf(v).seconds === GO_ZERO_TIME_SECONDS && goTimeOf(v).nanos === 0;
+  if (v instanceof Optional) return !v.hasValue();
+  if (v instanceof StructValue) return Object.keys(v[RAW]).length === 0;
+  if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return Object.keys(v).length === 0;
+  return false;
+}
+
+/** Go's zero time, 0001-01-01T00:00:00Z, in Unix seconds. */
+const GO_ZERO_TIME_SECONDS = -62135596800n;
+
 /** Orders two byte strings (cel-go `Bytes.Compare`: bytewise). */
 function bytesOrder(test: (c: number) => boolean) {
   return (a: Uint8Array, b: Uint8Array) => test(compareBytes(a, b));
@@ -259,6 +280,11 @@ function register(env: EngineRegistrar): void {
     libraryCall((v: unknown) => toDuration(v)),
   );
   env.registerFunction(`timestamp(${TIMESTAMP}): ${TIMESTAMP}`, (v: Date) => v);
+  env.registerFunction(`duration(${DURATION}): ${DURATION}`, (v: Duration) => v);
+  // cel-go's optional library: the value unless it is its type's zero value
+  env.registerFunction("OptionalNamespace.ofNonZeroValue(A): optional<A>", (_ns: unknown, v: unknown) =>
+    isZeroValue(v) ? Optional.none() : Optional.of(v),
+  );
   env.registerOperator(
     "bytes < bytes",
     bytesOrder((c) => c < 0),

@@ -136,3 +136,26 @@ describe("bytes ordering", () => {
     expect(run(expr)).toBe(want);
   });
 });
+
+describe("optional library: ofNonZeroValue, optMap, optFlatMap", () => {
+  it.each([
+    { expr: "optional.ofNonZeroValue(null).hasValue()", want: false },
+    { expr: "optional.ofNonZeroValue('').hasValue()", want: false },
+    { expr: "optional.ofNonZeroValue(0u).hasValue()", want: false },
+    { expr: "optional.ofNonZeroValue(duration('0s')).hasValue()", want: false },
+    { expr: "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')).hasValue()", want: false },
+    { expr: "optional.ofNonZeroValue(timestamp('1970-01-01T00:00:00Z')).hasValue()", want: true },
+    { expr: "optional.ofNonZeroValue([0]).value()", want: [0n] },
+    { expr: "optional.of(42).optMap(y, y + 1).value()", want: 43n },
+    { expr: "optional.none().optMap(y, y + 1).hasValue()", want: false },
+    { expr: "{'k': {'s': 'v'}}.?k.optFlatMap(m, m.?s).value()", want: "v" },
+    { expr: "{'k': {'s': ''}}.?k.optFlatMap(m, optional.ofNonZeroValue(m.s)).hasValue()", want: false },
+    { expr: "duration(duration('100s')) == duration('100s')", want: true },
+  ])("$expr", ({ expr, want }) => {
+    expect(run(expr)).toEqual(want);
+  });
+
+  it("refuses optMap whose variable is not a name, as cel-go's macro does", () => {
+    expect(run("optional.of(1).optMap(1, 2)")).toMatch(/^compile: /);
+  });
+});

@@ -91,6 +91,8 @@ describe("indexOf / lastIndexOf", () => {
     { s: "hello wello", sub: "hello wello", offset: undefined, want: 0n },
     { s: "bananananana", sub: "nana", offset: 7n, want: 6n },
     { s: "hello mellow", sub: "ello", offset: 20n, want: -1n },
+    { s: "", sub: "@@", offset: undefined, want: -1n },
+    { s: "", sub: "a", offset: undefined, want: -1n },
   ])("'$s'.lastIndexOf('$sub', $offset) → $want", ({ s, sub, offset, want }) => {
     expect(lastIndexOf(s, sub, offset)).toBe(want);
   });
@@ -102,7 +104,12 @@ describe("indexOf / lastIndexOf", () => {
       fn: () => lastIndexOf("tacocat", "a", -1n),
       error: "index out of range: -1",
     },
-    { name: "lastIndexOf on an empty string", fn: () => lastIndexOf("", "a"), error: "index out of range: -1" },
+    // with an offset there is no length check first: the offset is out of range (without one, -1: see above)
+    {
+      name: "lastIndexOf on an empty string at an offset",
+      fn: () => lastIndexOf("", "a", -1n),
+      error: "index out of range: -1",
+    },
   ])("$name", ({ fn, error }) => {
     expect(errorOf(fn)).toBe(error);
   });
