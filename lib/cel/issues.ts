@@ -106,6 +106,15 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
     const issue = operatorOverloadIssue(e.summary, node, text);
     if (issue !== undefined) return [issue];
   }
+  if (e.code === "invalid_comprehension_range") {
+    const t = /type '([^']*)'/.exec(e.summary)?.[1];
+    if (t !== undefined) {
+      const detail = `expression of type '${celGoTypeName(t)}' cannot be range of a comprehension (must be list, map, or dynamic)`;
+      // cel-go places a field selection at its `.`
+      const place = node?.op === "." && offset !== undefined ? dotBefore(text, offset) : offset;
+      return [{ detail, ...at(place) }];
+    }
+  }
   const mismatch = /expected type '(.*)' but found '(.*)'$/.exec(e.summary);
   if (mismatch !== null && e.code.startsWith("heterogeneous_")) {
     // cel-go's checker (HomogeneousAggregateLiterals): typeMismatch

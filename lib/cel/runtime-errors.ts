@@ -107,6 +107,19 @@ function noSuchOverloadText(summary: string): string {
   return summary.startsWith("no such overload") ? summary : "no such overload";
 }
 
+/** The Go types of cel-go's values (`%T`), by the engine's type names. */
+const GO_VALUE_TYPES: Readonly<Record<string, string>> = {
+  int: "types.Int",
+  uint: "types.Uint",
+  double: "types.Double",
+  bool: "types.Bool",
+  string: "types.String",
+  bytes: "types.Bytes",
+  null: "types.Null",
+  "google.protobuf.Duration": "types.Duration",
+  "google.protobuf.Timestamp": "types.Timestamp",
+};
+
 /** cel-go's text for an error thrown while evaluating. */
 export function runtimeErrorText(e: unknown): RuntimeErrorText {
   if (!(e instanceof EvaluationError)) {
@@ -136,6 +149,11 @@ export function runtimeErrorText(e: unknown): RuntimeErrorText {
     case "no_such_overload":
     case "no_matching_overload":
       return { message: noSuchOverloadText(summary), noSuchOverload: true };
+    case "invalid_comprehension_range": {
+      // cel-go's interpreter prints the Go type of the range value (%T)
+      const t = /type '([^']*)'/.exec(summary)?.[1] ?? "";
+      return { message: `got '${GO_VALUE_TYPES[t] ?? t}', expected iterable type`, noSuchOverload: false };
+    }
     case "field_type_mismatch":
     case "invalid_logical_operand":
       return { message: "no such overload", noSuchOverload: true };

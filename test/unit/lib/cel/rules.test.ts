@@ -327,8 +327,15 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
   });
 
   it("words calls without a matching overload and literals of mixed types as cel-go's checker", async () => {
-    const set = await bundleWith(props, [{ rule: "self.name.startsWith(1)" }, { rule: "[1, 'a'].size() == 2" }]);
-    const [first, second] = errors(set);
+    const set = await bundleWith(props, [
+      { rule: "self.name.startsWith(1)" },
+      { rule: "[1, 'a'].size() == 2" },
+      { rule: "self.name.all(c, c == 'a')" },
+    ]);
+    const [first, second, third] = errors(set);
+    expect(third).toContain(
+      "ERROR: <input>:1:5: expression of type 'string' cannot be range of a comprehension (must be list, map, or dynamic)",
+    );
     expect(first).toContain(
       "ERROR: <input>:1:21: found no matching overload for 'startsWith' applied to 'string.(int)'",
     );

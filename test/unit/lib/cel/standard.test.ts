@@ -121,6 +121,9 @@ describe("integer overflow and runtime errors in cel-go's words", () => {
     { expr: "x * 2", x: "a", want: "error: no such overload" },
     { expr: "x + 1", x: true, want: "error: no such overload: _+_" },
     { expr: "x * 2", x: new Map(), want: "error: no such overload: _*_" },
+    // cel-go's interpreter names the Go type of a range that cannot be iterated
+    { expr: "x.exists(e, e)", x: "a", want: "error: got 'types.String', expected iterable type" },
+    { expr: "x.all(e, e > 0)", x: 1n, want: "error: got 'types.Int', expected iterable type" },
   ])("$expr", ({ expr, x, want }) => {
     expect(run(expr, x)).toEqual(want);
   });
