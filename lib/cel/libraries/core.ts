@@ -3,13 +3,15 @@
  * (../rewrite.ts: `has()` on any operand, two-variable comprehensions), and Go-exact versions of standard functions
  * the engine gets wrong (`matches` with RE2 semantics, equality of optionals; the others are in standard.ts).
  */
-import type { EngineRegistrar, Optional } from "../engine.js";
+import { type EngineRegistrar, Optional } from "../engine.js";
 import { celEquals } from "../equality.js";
 import { type CelLibrary, celError } from "./library.js";
 import { regex } from "./regex.js";
 
 /** `has()` on an arbitrary operand (see ../rewrite.ts). */
 function hasField(target: unknown, field: string): boolean {
+  // cel-go: a field of an optional (`has(x.?a.b)`) is present when the optional holds a value that has it
+  if (target instanceof Optional) return target.hasValue() && hasField(target.value(), field);
   if (target instanceof Map) return target.has(field);
   if (typeof target === "object" && target !== null) return Object.hasOwn(target, field);
   throw celError("no such overload");

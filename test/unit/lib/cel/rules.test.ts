@@ -404,3 +404,16 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     expect(errors(await bundleWith(embedded(full, false), [rule]))[0]).toContain("undefined field 'labels'");
   });
 });
+
+describe("has() on a field of an optional", () => {
+  it("is true when the optional holds an object with the field, as in cel-go (no false valid)", async () => {
+    const set = await bundleWith({ opt: { type: "object", properties: { a: { type: "string", maxLength: 8 } } } }, [
+      { rule: "!has(self.?opt.a) || self.opt.a == 'ok'", message: "opt.a must be ok" },
+    ]);
+    expect(causes(set, { opt: { a: "bad" } }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: opt.a must be ok",
+    ]);
+    expect(causes(set, { opt: { a: "ok" } }).errors).toEqual([]);
+    expect(causes(set, {}).errors).toEqual([]);
+  });
+});
