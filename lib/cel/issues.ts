@@ -55,7 +55,7 @@ function nextChar(text: string, ch: string, from: number): number {
 }
 
 /** The offset of the `.` before a selected field that starts at `fieldStart`. */
-function dotBefore(text: string, fieldStart: number): number {
+export function dotBefore(text: string, fieldStart: number): number {
   let i = fieldStart - 1;
   while (i > 0 && /\s/.test(text[i]!)) i--;
   return text[i] === "." ? i : fieldStart;

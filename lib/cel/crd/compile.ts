@@ -12,11 +12,12 @@ import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/stru
 import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
 import { schemaSizes } from "../cost/schema-sizes.js";
-import { type CelEnvironment, createCelEnvironment } from "../environment.js";
+import { type CelEnvironment, type CelObjectType, createCelEnvironment } from "../environment.js";
 import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
 import { normaliseFieldPath } from "./field-path.js";
+import { undeclaredPresenceField } from "./presence.js";
 
 export interface CompiledRule {
   source: ValidationRule;
@@ -122,6 +123,8 @@ interface NodeContext {
   costTotal: SchemaCostTotal;
   issues: CompileIssue[];
   uncorrelatableWithin: string | undefined;
+  /** The schema's object types, for the presence tests the engine does not check (presence.ts). */
+  objectTypes: readonly CelObjectType[];
 }
 
 /** Step 3: the environments of one node's rules, made on first use. */
@@ -234,6 +237,11 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     );
     return undefined;
   }
+  const presence = undeclaredPresenceField(r.program.syntax, rule.rule, ctx.objectTypes);
+  if (presence !== undefined) {
+    fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, [presence])}`);
+    return undefined;
+  }
   const cost = ruleCost(r.cost.max, node, ctx.cardinality, ctx.resourceRoot);
   const costIssue = ruleCostIssue(cost);
   if (costIssue !== undefined) fail("rule", costIssue);
@@ -286,7 +294,16 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
     const resourceRoot = isRoot || node.embeddedResource;
     const selfType = types.get(node) ?? null;
     const environment = nodeEnvironments(versionEnv, selfType, schemaSizes(node, resourceRoot));
-    const ctx: NodeContext = { node, resourceRoot, cardinality, environment, costTotal, issues, uncorrelatableWithin };
+    const ctx: NodeContext = {
+      objectTypes: registry.objectTypes,
+      node,
+      resourceRoot,
+      cardinality,
+      environment,
+      costTotal,
+      issues,
+      uncorrelatableWithin,
+    };
     const compiled: CompiledRule[] = [];
     node.validations.forEach((rule, i) => {
       ruleCount++;

@@ -342,6 +342,61 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     expect(second).toContain("ERROR: <input>:1:5: expected type 'int' but found 'string'");
   });
 
+  it("refuses what the API server's environment does not declare", async () => {
+    const set = await bundleWith(
+      {
+        ...props,
+        free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        untyped: { "x-kubernetes-preserve-unknown-fields": true },
+        tags: { type: "array", maxItems: 4, items: { type: "string", maxLength: 8 } },
+      },
+      [
+        { rule: "self.free.anything == 1" },
+        { rule: "has(self.untyped)" },
+        { rule: "self.tags.includes('a')" },
+        { rule: "oldSelf.hasValue()" },
+      ],
+    );
+    const got = errors(set);
+    expect(got).toHaveLength(4);
+    expect(got[0]).toContain("ERROR: <input>:1:10: undefined field 'anything'");
+    // cel-go's checker refuses a presence test on a field the object type lacks; the engine's has() does not check
+    expect(got[1]).toContain("ERROR: <input>:1:9: undefined field 'untyped'");
+    // lists v1's includes() arrives with compatibility version 1.37; a 1.36 server compiles new rules at 1.35
+    expect(got[2]).toContain("ERROR: <input>:1:19: undeclared reference to 'includes' (in container '')");
+    // without optionalOldSelf, oldSelf has the type of self, not optional
+    expect(got[3]).toContain("found no matching overload for 'hasValue' applied to");
+  });
+
+  it("shows only apiVersion, kind, metadata.name and metadata.generateName at the resource root", async () => {
+    const crd = (rule: string) => ({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "roots.demo.tollgate.dev" },
+      spec: {
+        group: "demo.tollgate.dev",
+        scope: "Namespaced",
+        names: { kind: "Root", plural: "roots" },
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: "object", "x-kubernetes-validations": [{ rule }] } },
+          },
+        ],
+      },
+    });
+    const load = async (rule: string) =>
+      errors(await loadBundle([{ path: "c.json", content: JSON.stringify(crd(rule)) }]));
+    expect(
+      await load("self.metadata.name != '' && self.metadata.generateName == '' && self.kind != self.apiVersion"),
+    ).toEqual([]);
+    expect((await load("self.metadata.namespace == 'x'"))[0]).toContain("undefined field 'namespace'");
+    expect((await load("has(self.metadata.labels)"))[0]).toContain("ERROR: <input>:1:18: undefined field 'labels'");
+    expect((await load("has(self.spec)"))[0]).toContain("undefined field 'spec'");
+  });
+
   it("refuses oldSelf below the items of lists that are not map lists, naming the list", async () => {
     const item = {
       type: "object",

@@ -1,0 +1,75 @@
+/**
+ * Presence tests on fields a CRD schema does not declare. cel-go's checker refuses `has(self.spec.nope)` (and
+ * `has(self.nope.x)`) with `undefined field 'nope'` when the operand is an object type without that field, as
+ * every object of a structural schema is in Kubernetes; the engine's `has()` does not check the field. Object
+ * types here are the schema's (`CelTypeRegistry.objectTypes`); maps (`additionalProperties`) take any key.
+ */
+import { callOf, checkedTypeName, type SyntaxNode, syntaxChildren } from "../engine.js";
+import type { CelObjectType } from "../environment.js";
+import { type CompileIssue, dotBefore } from "../issues.js";
+
+type Fields = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
+/** The type of a select chain's node: the checker's, else its parent object type's field; null for a missing field. */
+function chainType(n: SyntaxNode, fields: Fields, found: { missing?: SyntaxNode }): string | undefined {
+  const checked = checkedTypeName(n);
+  if (checked !== undefined) return checked;
+  if (n.op !== ".") return undefined;
+  const parent = chainType(n.args[0], fields, found);
+  if (parent === undefined || found.missing !== undefined) return undefined;
+  const declared = fields.get(parent);
+  if (declared === undefined) return undefined;
+  const t = Object.hasOwn(declared, n.args[1]) ? declared[n.args[1]] : undefined;
+  if (t === undefined) found.missing = n;
+  return t;
+}
+
+/** Where cel-go points at a selected field (its `.`), when the node's text is the source's. */
+function fieldOffset(
+  text: string,
+  n: Extract<SyntaxNode, { args: readonly [SyntaxNode, string] }>,
+): number | undefined {
+  const field = n.args[1];
+  const fieldStart = n.end - field.length;
+  if (text.slice(fieldStart, n.end) !== field) return undefined;
+  const dot = dotBefore(text, fieldStart);
+  return text[dot] === "." ? dot : undefined;
+}
+
+/** The first presence test on an undeclared field of an object type, as cel-go reports it. */
+export function undeclaredPresenceField(
+  syntax: SyntaxNode,
+  text: string,
+  objectTypes: readonly CelObjectType[],
+): CompileIssue | undefined {
+  const fields: Fields = new Map(objectTypes.map((t) => [t.name, t.fields]));
+  const visit = (n: SyntaxNode): CompileIssue | undefined => {
+    const call = callOf(n);
+    if (call !== undefined && call.target === undefined) {
+      const [operand, name] = call.args;
+      if (call.name === "has" && call.args.length === 1 && operand?.op === ".") {
+        const found: { missing?: SyntaxNode } = {};
+        chainType(operand, fields, found);
+        const m = found.missing;
+        if (m !== undefined && m.op === ".") {
+          const offset = fieldOffset(text, m);
+          return { detail: `undefined field '${m.args[1]}'`, ...(offset === undefined ? {} : { offset }) };
+        }
+      }
+      // has() on an operand that is not a select chain, rewritten to __has(operand, 'field') (../rewrite.ts)
+      if (call.name === "__has" && operand !== undefined && name?.op === "value" && typeof name.args === "string") {
+        const t = checkedTypeName(operand);
+        const declared = t === undefined ? undefined : fields.get(t);
+        if (declared !== undefined && !Object.hasOwn(declared, name.args)) {
+          return { detail: `undefined field '${name.args}'` };
+        }
+      }
+    }
+    for (const c of syntaxChildren(n)) {
+      const issue = visit(c);
+      if (issue !== undefined) return issue;
+    }
+    return undefined;
+  };
+  return visit(syntax);
+}
