@@ -12,7 +12,7 @@
  * engine's text at the engine's position.
  */
 import { splitTopLevel } from "./cost/type-names.js";
-import type { SourceRange, SyntaxNode } from "./engine.js";
+import { checkedTypeName, type SourceRange, type SyntaxNode } from "./engine.js";
 
 /** One issue: cel-go's text and the offset in the expression it points at, when known. */
 export interface CompileIssue {
@@ -105,6 +105,19 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
   if (e.code === "no_such_overload" && node !== undefined) {
     const issue = operatorOverloadIssue(e.summary, node, text);
     if (issue !== undefined) return [issue];
+  }
+  if ((e.code === "invalid_index_type" || e.code === "cannot_index_type") && node?.op === "[]") {
+    const [operand, index] = node.args;
+    const types = [checkedTypeName(operand), checkedTypeName(index)];
+    if (types[0] !== undefined && types[1] !== undefined) {
+      const applied = types.map((t) => celGoTypeName(t!)).join(", ");
+      return [
+        {
+          detail: `found no matching overload for '_[_]' applied to '(${applied})'`,
+          offset: nextChar(text, "[", operand.end),
+        },
+      ];
+    }
   }
   if (e.code === "invalid_comprehension_range") {
     const t = /type '([^']*)'/.exec(e.summary)?.[1];

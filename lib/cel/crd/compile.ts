@@ -16,8 +16,8 @@ import { type CelEnvironment, type CelObjectType, createCelEnvironment } from ".
 import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
+import { checkerGap } from "./checker-gaps.js";
 import { normaliseFieldPath } from "./field-path.js";
-import { undeclaredPresenceField } from "./presence.js";
 
 export interface CompiledRule {
   source: ValidationRule;
@@ -123,7 +123,7 @@ interface NodeContext {
   costTotal: SchemaCostTotal;
   issues: CompileIssue[];
   uncorrelatableWithin: string | undefined;
-  /** The schema's object types, for the presence tests the engine does not check (presence.ts). */
+  /** The schema's object types, for the checks the engine's type check lacks (checker-gaps.ts). */
   objectTypes: readonly CelObjectType[];
 }
 
@@ -237,9 +237,9 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     );
     return undefined;
   }
-  const presence = undeclaredPresenceField(r.program.syntax, rule.rule, ctx.objectTypes);
-  if (presence !== undefined) {
-    fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, [presence])}`);
+  const gap = checkerGap(r.program.syntax, rule.rule, ctx.objectTypes);
+  if (gap !== undefined) {
+    fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, [gap])}`);
     return undefined;
   }
   const cost = ruleCost(r.cost.max, node, ctx.cardinality, ctx.resourceRoot);

@@ -368,6 +368,21 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     expect(got[3]).toContain("found no matching overload for 'hasValue' applied to");
   });
 
+  it("refuses indexing a map with a key of another type, and words index errors as cel-go's checker", async () => {
+    const set = await bundleWith(
+      {
+        ...props,
+        labels: { type: "object", maxProperties: 4, additionalProperties: { type: "string", maxLength: 8 } },
+        tags: { type: "array", maxItems: 4, items: { type: "string", maxLength: 8 } },
+      },
+      [{ rule: "self.labels[1] == 'a'" }, { rule: "self.tags['x'] == 'a'" }, { rule: "self.labels['a'] == 'b'" }],
+    );
+    expect(errors(set).map((e) => e.replace(/^.*compilation failed: /s, ""))).toEqual([
+      "ERROR: <input>:1:12: found no matching overload for '_[_]' applied to '(map(string, string), int)'\n | self.labels[1] == 'a'\n | ...........^",
+      "ERROR: <input>:1:10: found no matching overload for '_[_]' applied to '(list(string), string)'\n | self.tags['x'] == 'a'\n | .........^",
+    ]);
+  });
+
   it("shows only apiVersion, kind, metadata.name and metadata.generateName at the resource root", async () => {
     const crd = (rule: string) => ({
       apiVersion: "apiextensions.k8s.io/v1",

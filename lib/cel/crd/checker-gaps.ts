@@ -1,12 +1,19 @@
 /**
- * Presence tests on fields a CRD schema does not declare. cel-go's checker refuses `has(self.spec.nope)` (and
- * `has(self.nope.x)`) with `undefined field 'nope'` when the operand is an object type without that field, as
- * every object of a structural schema is in Kubernetes; the engine's `has()` does not check the field. Object
- * types here are the schema's (`CelTypeRegistry.objectTypes`); maps (`additionalProperties`) take any key.
+ * What cel-go's checker refuses and the engine's type check lets through, for CRD rules (whose types all come from
+ * the schema):
+ *
+ * - presence tests on undeclared fields: `has(self.spec.nope)` (and `has(self.nope.x)`) fail with
+ *   `undefined field 'nope'` when the operand is an object type without that field, as every object of a
+ *   structural schema is in Kubernetes. Object types are the schema's (`CelTypeRegistry.objectTypes`); maps
+ *   (`additionalProperties`) take any key;
+ * - a map indexed by a key of another type (`self.labels[1]`): cel-go's `_[_]` takes `map(K, V), K`, so
+ *   `found no matching overload for '_[_]' applied to '(map(string, string), int)'`.
  */
+
+import { splitTopLevel } from "../cost/type-names.js";
 import { callOf, checkedTypeName, type SyntaxNode, syntaxChildren } from "../engine.js";
 import type { CelObjectType } from "../environment.js";
-import { type CompileIssue, dotBefore } from "../issues.js";
+import { type CompileIssue, celGoTypeName, dotBefore } from "../issues.js";
 
 type Fields = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
@@ -36,14 +43,33 @@ function fieldOffset(
   return text[dot] === "." ? dot : undefined;
 }
 
-/** The first presence test on an undeclared field of an object type, as cel-go reports it. */
-export function undeclaredPresenceField(
+/** A map index whose key type is not the map's (both known and not dyn), as cel-go's checker reports it. */
+function mapIndexMismatch(n: SyntaxNode, text: string): CompileIssue | undefined {
+  if (n.op !== "[]" && n.op !== "[?]") return undefined;
+  const [operand, index] = n.args;
+  const mapType = checkedTypeName(operand);
+  const keyType = checkedTypeName(index);
+  const m = mapType === undefined ? null : /^map<(.*)>$/.exec(mapType);
+  if (m === null || keyType === undefined || keyType === "dyn") return undefined;
+  const [k] = splitTopLevel(m[1]!);
+  if (k === undefined || k === "dyn" || k === keyType) return undefined;
+  const fn = n.op === "[]" ? "_[_]" : "_[?_]";
+  const applied = `${celGoTypeName(mapType!)}, ${celGoTypeName(keyType)}`;
+  const bracket = text.indexOf("[", operand.end);
+  const at = bracket === -1 ? {} : { offset: bracket };
+  return { detail: `found no matching overload for '${fn}' applied to '(${applied})'`, ...at };
+}
+
+/** The first expression cel-go's checker would refuse and the engine let through (see above). */
+export function checkerGap(
   syntax: SyntaxNode,
   text: string,
   objectTypes: readonly CelObjectType[],
 ): CompileIssue | undefined {
   const fields: Fields = new Map(objectTypes.map((t) => [t.name, t.fields]));
   const visit = (n: SyntaxNode): CompileIssue | undefined => {
+    const mismatch = mapIndexMismatch(n, text);
+    if (mismatch !== undefined) return mismatch;
     const call = callOf(n);
     if (call !== undefined && call.target === undefined) {
       const [operand, name] = call.args;
