@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PolicySet } from "../../../../lib/index.js";
+import { loadBundle, type PolicySet } from "../../../../lib/index.js";
 import { widget, widgetBundle } from "../../../helpers/widget-crd.js";
 
 function causes(set: PolicySet, spec: Record<string, unknown>, oldSpec?: Record<string, unknown>) {
@@ -314,7 +314,7 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
   const at = "spec.validation.openAPIV3Schema.properties[spec]";
 
   it("prints compile errors as cel-go does: position, caret, and the checker's overload wording", async () => {
-    const set = await bundleWith(props, [
+    const set = await widgetBundle(props, [
       { rule: "self.name > 1" },
       { rule: "self.nope == 1" },
       { rule: "!self.replicas" },
@@ -327,7 +327,7 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
   });
 
   it("words calls without a matching overload and literals of mixed types as cel-go's checker", async () => {
-    const set = await bundleWith(props, [
+    const set = await widgetBundle(props, [
       { rule: "self.name.startsWith(1)" },
       { rule: "[1, 'a'].size() == 2" },
       { rule: "self.name.all(c, c == 'a')" },
@@ -343,7 +343,7 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
   });
 
   it("refuses what the API server's environment does not declare", async () => {
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         ...props,
         free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
@@ -369,7 +369,7 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
   });
 
   it("refuses indexing a map with a key of another type, and words index errors as cel-go's checker", async () => {
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         ...props,
         labels: { type: "object", maxProperties: 4, additionalProperties: { type: "string", maxLength: 8 } },
@@ -419,7 +419,7 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
       required: ["k"],
       "x-kubernetes-validations": [{ rule: "self.k == oldSelf.k" }],
     };
-    const set = await bundleWith(
+    const set = await widgetBundle(
       {
         atomic: { type: "array", maxItems: 4, items: item },
         set: {
@@ -469,15 +469,15 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     };
     const full = { name: { type: "string" }, generateName: { type: "string" }, ...labels };
     const rule = { rule: "!has(self.t.metadata.labels) || self.t.metadata.labels.all(k, k != '')" };
-    expect(errors(await bundleWith(embedded(full, true), [rule]))).toEqual([]);
-    expect(errors(await bundleWith(embedded(labels, true), [rule]))[0]).toContain("undefined field 'labels'");
-    expect(errors(await bundleWith(embedded(full, false), [rule]))[0]).toContain("undefined field 'labels'");
+    expect(errors(await widgetBundle(embedded(full, true), [rule]))).toEqual([]);
+    expect(errors(await widgetBundle(embedded(labels, true), [rule]))[0]).toContain("undefined field 'labels'");
+    expect(errors(await widgetBundle(embedded(full, false), [rule]))[0]).toContain("undefined field 'labels'");
   });
 });
 
 describe("has() on a field of an optional", () => {
   it("is true when the optional holds an object with the field, as in cel-go (no false valid)", async () => {
-    const set = await bundleWith({ opt: { type: "object", properties: { a: { type: "string", maxLength: 8 } } } }, [
+    const set = await widgetBundle({ opt: { type: "object", properties: { a: { type: "string", maxLength: 8 } } } }, [
       { rule: "!has(self.?opt.a) || self.opt.a == 'ok'", message: "opt.a must be ok" },
     ]);
     expect(causes(set, { opt: { a: "bad" } }).errors).toEqual([
