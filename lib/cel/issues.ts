@@ -11,6 +11,8 @@
  * show to their users (kube-apiserver returns the issues in its denial message). Issues it does not know keep the
  * engine's text at the engine's position.
  */
+
+import { BINARY_FUNCTIONS } from "./cost/builtins.js";
 import { splitTopLevel } from "./cost/type-names.js";
 import { checkedTypeName, type SourceRange, type SyntaxNode } from "./engine.js";
 
@@ -151,22 +153,7 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
 }
 
 /** cel-go's names of the operators (common/operators): the engine's operator to cel-go's function. */
-const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = {
-  "==": "_==_",
-  "!=": "_!=_",
-  "<": "_<_",
-  "<=": "_<=_",
-  ">": "_>_",
-  ">=": "_>=_",
-  "+": "_+_",
-  "-": "_-_",
-  "*": "_*_",
-  "/": "_/_",
-  "%": "_%_",
-  in: "@in",
-  "!_": "!_",
-  "-_": "-_",
-};
+const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = { ...BINARY_FUNCTIONS, "!_": "!_", "-_": "-_" };
 
 /** The checker's text of a call no overload of which takes its arguments: `'f' applied to 'string.(int)'`. */
 function callOverloadText(summary: string, name: string): string {
