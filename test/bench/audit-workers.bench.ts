@@ -1,5 +1,5 @@
 /**
- * The runner on worker threads (issue 7, "Runner"): the export of audit.bench.ts (100,000 objects by default,
+ * The runner on worker threads: the export of audit.bench.ts (100,000 objects by default,
  * `TOLLGATE_BENCH_AUDIT_OBJECTS`) audited by runAudit in-process and on the workers `--workers auto` starts for that
  * file (audit/workers/auto.ts; at least 2: on one or two cores auto stays on one thread, and the row then measures 2
  * workers), as a YAML stream and as a JSON List (parsed whole on one thread; given item by item to the workers). Each row: µs per object with workers, against in-process; notes give objects/s, the

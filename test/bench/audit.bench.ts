@@ -1,5 +1,5 @@
 /**
- * The batch auditor's throughput (issue 7, "Performance"): a generated cluster export of mixed objects, audited
+ * The batch auditor's throughput: a generated cluster export of mixed objects, audited
  * through the real path (openSource on a file → bounded decode → `kind: List` unwrapping → PolicySet.validate →
  * findings → summary; runAudit, one thread), as one JSON `kind: List` (what `kubectl get -A -o json` writes) and as
  * a multi-document YAML stream. Each row: µs per object and objects/s per core, next to JSON.parse+JSON.stringify
@@ -390,8 +390,7 @@ function memorySizes(): number[] {
 }
 
 /**
- * Peak memory as the input grows (issue 7: "Peak memory stays flat as the input grows (1,000,000 objects: report
- * the peak RSS)"): the whole CLI (`tollgate audit <file> --bundle <folder> --out <tmp>`, every report written) in a
+ * Peak memory as the input grows (it should stay flat; at 1,000,000 objects the peak RSS is reported): the whole CLI (`tollgate audit <file> --bundle <folder> --out <tmp>`, every report written) in a
  * child process per size, on a YAML stream and on a JSON List streamed item by item (`--max-json-bytes` below the
  * file's size). Baseline: the same command on the smallest size; the figure is the peak RSS at the largest.
  * Every run has a 512 MiB V8 heap cap, so live memory that grew with the input would end the run. The largest size

@@ -1,5 +1,5 @@
 /**
- * The runner on worker threads (issue 7, "Runner"): the same objects (in order), findings (with their ids) and
+ * The runner on worker threads: the same objects (in order), findings (with their ids) and
  * summary as on one thread, for folders, a streamed YAML file and a streamed JSON List; small batches so that many
  * are in flight and come back out of order. A worker that fails fails the run.
  */
