@@ -19,7 +19,7 @@ import { DEFAULT_SOURCE_OPTIONS, openSource } from "../../audit/sources/index.js
 import { autoWorkerCount, resolveWorkers } from "../../audit/workers/auto.js";
 import { prepare, writeBundle } from "./audit.bench.js";
 import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
-import { ensureBuilt, median, timedNode } from "./processes.js";
+import { ensureBuilt, median, selfCpuMs, timedNode } from "./processes.js";
 
 /** Workers must pay for themselves on 2 cores: at least this speed-up over in-process, by input format. */
 const SPEEDUP_GOAL = { json: 1.5, yaml: 1.7 } as const;
@@ -31,8 +31,9 @@ async function timedRun(
   policySet: PolicySet,
   policySource: PolicySource,
   workers: number,
-): Promise<{ ms: number; documents: number }> {
+): Promise<{ ms: number; cpuMs: number; documents: number }> {
   const source = await openSource(file, DEFAULT_SOURCE_OPTIONS);
+  const c0 = selfCpuMs();
   const t0 = performance.now();
   const run = await runAudit(
     {
@@ -48,9 +49,10 @@ async function timedRun(
     policySet,
   );
   const ms = performance.now() - t0;
+  const cpuMs = selfCpuMs() - c0;
   run.objects.dispose();
   run.findings.dispose();
-  return { ms, documents: run.summary.documents };
+  return { ms, cpuMs, documents: run.summary.documents };
 }
 
 interface Startup {
@@ -59,14 +61,16 @@ interface Startup {
   ms: number;
   /** Through the built CLI. */
   cliMs: number;
+  /** Through the built CLI, CPU time (10 ms ticks, a mean of the differences). */
+  cliCpuMs: number;
 }
 
 let startupCache: Promise<Startup> | undefined;
 
 /** `tollgate audit` of `file` by the built CLI with `workers` worker threads (0: one thread), spawn to exit, ms. */
-function cliAuditMs(file: string, bundle: string, out: string, workers: number): number {
+function cliAuditMs(file: string, bundle: string, out: string, workers: number): { ms: number; cpuMs: number } {
   const args = ["--bundle", bundle, "--out", out, "--format", "json", "--fail-on", "never"];
-  return timedNode(["audit/cli/bin.js", "audit", file, ...args, "--workers", String(workers)]).ms;
+  return timedNode(["audit/cli/bin.js", "audit", file, ...args, "--workers", String(workers)]);
 }
 
 /** Wall time of starting the workers: a 50-object run with them, minus the same run on one thread (median of 3). */
@@ -88,16 +92,20 @@ async function startupMs(ctx: BenchContext, workers: number): Promise<Startup> {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), "tollgate-bench-workers-"));
   const cliDiffs: number[] = [];
+  const cliCpuDiffs: number[] = [];
   try {
     writeBundle(join(dir, "bundle"), mix.files);
     for (let i = 0; i < 3; i++) {
       const one = cliAuditMs(small, join(dir, "bundle"), join(dir, `out-${i}-0`), 0);
-      cliDiffs.push(cliAuditMs(small, join(dir, "bundle"), join(dir, `out-${i}-n`), workers) - one);
+      const many = cliAuditMs(small, join(dir, "bundle"), join(dir, `out-${i}-n`), workers);
+      cliDiffs.push(many.ms - one.ms);
+      cliCpuDiffs.push(many.cpuMs - one.cpuMs);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { workers, ms: median(diffs), cliMs: median(cliDiffs) };
+  const cliCpuMs = cliCpuDiffs.reduce((a, b) => a + b, 0) / cliCpuDiffs.length;
+  return { workers, ms: median(diffs), cliMs: median(cliDiffs), cliCpuMs };
 }
 
 async function workersRow(ctx: BenchContext, format: "json" | "yaml"): Promise<BenchRow> {
@@ -126,15 +134,19 @@ async function workersRow(ctx: BenchContext, format: "json" | "yaml"): Promise<B
     `${n.toLocaleString("en")} objects of ${format.toUpperCase()}: in-process ${perS(single.ms).toLocaleString("en")} objects/s ` +
       `(${(single.ms / 1000).toFixed(2)} s), ${workers} workers ${perS(parallel.ms).toLocaleString("en")} objects/s ` +
       `(${(parallel.ms / 1000).toFixed(2)} s): ${speedup.toFixed(2)}× on ${cores} cores (${cpus()[0]?.model ?? "?"}); ` +
-      `auto picks ${auto} workers for this file`,
+      `auto picks ${auto} workers for this file; CPU time in-process ${(single.cpuMs / 1000).toFixed(2)} s ` +
+      `(${(single.cpuMs / single.ms).toFixed(2)} × wall), with workers ${(parallel.cpuMs / 1000).toFixed(2)} s ` +
+      `(${(parallel.cpuMs / parallel.ms).toFixed(2)} × wall: near ${workers + 1} only when the cores were free)`,
     `worker start-up (${startup.workers} workers, the 50-object run less the same on one thread): ` +
-      `${Math.round(startup.cliMs)} ms through the built CLI; ${Math.round(startup.ms)} ms in this process, ` +
+      `${Math.round(startup.cliMs)} ms through the built CLI (CPU time ${Math.round(startup.cliCpuMs)} ms, all threads); ` +
+      `${Math.round(startup.ms)} ms in this process, ` +
       "whose workers load the sources through tsx",
   ];
   return {
     name: `audit/${format}-workers`,
     unit: "µs",
     value: (parallel.ms * 1000) / n,
+    cpu: (parallel.cpuMs * 1000) / n,
     min: (parallel.ms * 1000) / n,
     max: (parallel.ms * 1000) / n,
     baseline: { label: "in-process", value: (single.ms * 1000) / n },

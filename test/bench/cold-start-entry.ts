@@ -10,12 +10,18 @@ import { loadBundle } from "../../lib/index.js";
 
 const [bundle, objectFile] = process.argv.slice(2);
 if (bundle === undefined || objectFile === undefined) throw new Error("usage: cold-start <bundle> <object.json>");
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const startedAt = performance.now();
+const cpu0 = cpuMs();
 const set = await loadBundle(bundle);
 const loadedAt = performance.now();
+const loadCpuMs = cpuMs() - cpu0;
 const object: unknown = JSON.parse(readFileSync(objectFile, "utf8"));
 const verdict = set.validate({ operation: "CREATE", object });
 const firstVerdictAt = performance.now();
 process.stdout.write(
-  `${JSON.stringify({ startedAt, loadMs: loadedAt - startedAt, firstVerdictAt, allowed: verdict.allowed, kinds: set.kinds.length })}\n`,
+  `${JSON.stringify({ startedAt, loadMs: loadedAt - startedAt, loadCpuMs, firstVerdictAt, firstVerdictCpuMs: cpuMs(), allowed: verdict.allowed, kinds: set.kinds.length })}\n`,
 );

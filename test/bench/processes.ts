@@ -4,7 +4,7 @@
  * bundle and validates one object in a fresh process and prints its own timings.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { builtEntry } from "../../audit/cli/built-entry.js";
@@ -21,11 +21,14 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...process.env, NODE_OPTIONS: "", ...extra };
 }
 
-/** Wall time of `node <args>`, spawn to exit, in ms; throws when it exits non-zero (or with another status). */
+/**
+ * Wall time of `node <args>`, spawn to exit, in ms, and the child's CPU time (10 ms ticks: see
+ * {@link childrenCpuMs}); throws when it exits non-zero (or with another status). */
 export function timedNode(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; expectStatus?: number; cwd?: string } = {},
-): { ms: number; stdout: string; stderr: string } {
+): { ms: number; cpuMs: number; stdout: string; stderr: string } {
+  const c0 = childrenCpuMs();
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, {
     encoding: "utf8",
@@ -34,11 +37,12 @@ export function timedNode(
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
+  const cpuMs = childrenCpuMs() - c0;
   const want = options.expectStatus ?? 0;
   if (r.status !== want) {
     throw new Error(`node ${args.join(" ")} exited ${r.status} (want ${want}): ${r.stderr.slice(-2000)}`);
   }
-  return { ms, stdout: r.stdout, stderr: r.stderr };
+  return { ms, cpuMs, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**
@@ -52,11 +56,6 @@ export function ensureBuilt(): void {
   if (builtEntry(root) === undefined) throw new Error("npm run build did not leave a current dist/cli");
 }
 
-/** Bare Node's start, spawn to exit (`node -e 0`), ms. */
-export function bareNodeMs(): number {
-  return timedNode(["-e", "0"]).ms;
-}
-
 /** When bare Node reaches its first line of user code: performance.now() there (process start → user code), ms. */
 export function bareStartAt(): number {
   return Number(timedNode(["-e", "process.stdout.write(String(performance.now()))"]).stdout);
@@ -67,7 +66,11 @@ export interface ColdStartTimes {
   /** performance.now() when the entry's first line ran (process start → module loaded). */
   startedAt: number;
   loadMs: number;
+  /** CPU time of the load (user + system), ms. */
+  loadCpuMs: number;
   firstVerdictAt: number;
+  /** CPU time the process has used at the first verdict, ms. */
+  firstVerdictCpuMs: number;
   allowed: boolean;
   kinds: number;
 }
@@ -99,4 +102,26 @@ export function coldStartScript(): Promise<string> {
 export async function coldStart(bundle: string, objectFile: string): Promise<ColdStartTimes> {
   const r = timedNode([await coldStartScript(), bundle, objectFile]);
   return JSON.parse(r.stdout) as ColdStartTimes;
+}
+
+/**
+ * CPU time (user + system) of this process's waited-for children so far, ms: Linux's cutime + cstime of
+ * /proc/self/stat, in clock ticks of 10 ms (so a figure per child is only good as a mean over several). NaN where
+ * there is no /proc.
+ */
+export function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // The fields after the command name (which may hold spaces) start at state, field 3; cutime is field 16.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU time (user + system) of this process, every thread, so far, ms. */
+export function selfCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }

@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import { declarativeCases } from "../conformance/declarative/declarative.bench.js";
@@ -24,6 +24,7 @@ import { cliStartCases } from "./cli-start.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { kubevirtCases } from "./kubevirt.bench.js";
 import { podSecurityCases } from "./pod-security.bench.js";
+import { childrenCpuMs, selfCpuMs } from "./processes.js";
 import { validateCases } from "./validate.bench.js";
 import { webhookCases } from "./webhook.bench.js";
 
@@ -54,41 +55,80 @@ function pad(cells: string[][]): string {
     .join("\n");
 }
 
-function table(rows: BenchRow[]): string {
-  const header = ["case", "tollgate", "baseline", "÷ baseline", "Go ref", "Go ÷ tollgate"];
+/**
+ * What a case cost the machine while it ran: its wall time, the CPU time of this process (every thread) and of the
+ * child processes it waited for, and the 1-minute load average before and after. CPU ÷ wall near the number of
+ * busy threads means the case had its cores; far below it, that it waited for them (the machine is shared).
+ */
+interface CaseUsage {
+  wallS: number;
+  cpuS: number;
+  loadBefore: number;
+  loadAfter: number;
+}
+
+function usageOf(run: () => Promise<void>): Promise<CaseUsage> {
+  const loadBefore = loadavg()[0]!;
+  const c0 = selfCpuMs() + childrenCpuMs();
+  const t0 = performance.now();
+  return run().then(() => ({
+    wallS: (performance.now() - t0) / 1000,
+    cpuS: (selfCpuMs() + childrenCpuMs() - c0) / 1000,
+    loadBefore,
+    loadAfter: loadavg()[0]!,
+  }));
+}
+
+const loadText = (u: CaseUsage | undefined) =>
+  u === undefined ? "–" : `${u.loadBefore.toFixed(1)}→${u.loadAfter.toFixed(1)}`;
+
+function table(rows: BenchRow[], usage: ReadonlyMap<string, CaseUsage>): string {
+  const header = ["case", "tollgate", "CPU", "baseline", "÷ baseline", "Go ref", "Go ÷ tollgate", "load 1m"];
   const body = rows.map((r) => {
     const ref = r.reference;
     return [
       r.name,
       fmt(r.value, r.unit),
+      r.cpu !== undefined && Number.isFinite(r.cpu) ? fmt(r.cpu, r.unit) : "–",
       `${r.baseline.label} ${fmt(r.baseline.value, r.unit)}`,
       `${(r.value / r.baseline.value).toFixed(1)}×`,
       ref !== undefined ? fmt(ref.value, r.unit) : "–",
       ref !== undefined ? `${(ref.value / r.value).toFixed(1)}×` : "–",
+      loadText(usage.get(r.name)),
     ];
   });
   return pad([header, ...body]);
 }
 
 /** Every goal of every row: its figure, its limit and whether it is met; and how many are. */
-function goalTable(rows: BenchRow[]): { text: string; met: number; total: number } {
-  const header = ["case", "goal", "measured", "limit", "met"];
+function goalTable(
+  rows: BenchRow[],
+  usage: ReadonlyMap<string, CaseUsage>,
+): { text: string; met: number; total: number; missed: string[] } {
+  const header = ["case", "goal", "measured", "by CPU time", "limit", "met", "load 1m"];
+  const missed: string[] = [];
   const body: string[][] = [];
   let met = 0;
   for (const r of rows) {
     for (const g of goalsOf(r)) {
       const ok = isGoalMet(g);
       if (ok) met++;
+      else missed.push(`${r.name} (${g.label})`);
+      const byCpu = g.byCpu !== undefined && Number.isFinite(g.byCpu) ? g.byCpu : undefined;
       body.push([
         r.name,
         g.label,
         formatGoalFigure(g.actual, g.unit),
+        byCpu === undefined
+          ? "–"
+          : `${formatGoalFigure(byCpu, g.unit)} (${isGoalMet({ ...g, actual: byCpu }) ? "met" : "not met"})`,
         `${g.op === "<=" ? "≤" : "≥"} ${formatGoalFigure(g.limit, g.unit)}`,
         ok ? "yes" : "NO",
+        loadText(usage.get(r.name)),
       ]);
     }
   }
-  return { text: body.length > 0 ? pad([header, ...body]) : "", met, total: body.length };
+  return { text: body.length > 0 ? pad([header, ...body]) : "", met, total: body.length, missed };
 }
 
 /** A row that cannot be a measurement (a case that ran but timed nothing) is a failure too. */
@@ -137,31 +177,52 @@ async function main(): Promise<number> {
 
   const started = new Date();
   const cpu = cpus()[0]?.model ?? "unknown CPU";
-  console.log(`tollgate bench — Node ${process.version}, ${cpu}, commit ${gitCommit()}`);
+  console.log(
+    `tollgate bench — Node ${process.version}, ${cpus().length} × ${cpu}, commit ${gitCommit()}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`corpus ${corpusRoot}; warm-up 300 ms, median of 10 samples of ~100 ms (compile: run by run)\n`);
 
   const rows: BenchRow[] = [];
+  const usage = new Map<string, CaseUsage>();
   const errors: { name: string; error: string }[] = [];
   for (const c of selected) {
-    const t0 = performance.now();
-    try {
-      const row = await c.run({ corpusRoot });
-      const problem = rowProblem(row);
-      if (problem !== undefined) throw new Error(`${c.name}: ${problem}`);
+    let row: BenchRow | undefined;
+    let failure: unknown;
+    const u = await usageOf(async () => {
+      try {
+        row = await c.run({ corpusRoot });
+        const problem = rowProblem(row);
+        if (problem !== undefined) throw new Error(`${c.name}: ${problem}`);
+      } catch (err) {
+        failure = err;
+      }
+    });
+    if (row !== undefined && failure === undefined) {
       rows.push(row);
-      console.log(`  ${c.name}: ${fmt(row.value, row.unit)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    } catch (err) {
-      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      usage.set(c.name, u);
+      console.log(
+        `  ${c.name}: ${fmt(row.value, row.unit)} (${u.wallS.toFixed(1)} s wall, ${u.cpuS.toFixed(1)} s CPU, load ${loadText(u)})`,
+      );
+    } else {
+      const text = failure instanceof Error ? (failure.stack ?? failure.message) : String(failure);
       errors.push({ name: c.name, error: text });
       console.log(`  ${c.name}: FAILED ${text.split("\n")[0]}`);
     }
   }
 
-  const goals = goalTable(rows);
+  const goals = goalTable(rows, usage);
   if (rows.length > 0) {
-    console.log(`\n${table(rows)}\n`);
+    console.log(`\n${table(rows, usage)}\n`);
+    console.log(
+      "CPU: user + system time of the figure where the case measures it (processes and threads it ran); load 1m: the machine's 1-minute load average before → after the case",
+    );
     for (const r of rows) for (const n of r.notes) console.log(`${r.name}: ${n}`);
-    if (goals.total > 0) console.log(`\ngoals: ${goals.met} of ${goals.total} met\n${goals.text}`);
+    if (goals.total > 0) {
+      console.log(`\ngoals: ${goals.met} of ${goals.total} met\n${goals.text}`);
+      if (goals.missed.length > 0) console.log(`\ngoals NOT met: ${goals.missed.join("; ")}`);
+    }
   }
   for (const e of errors) console.error(`\n${e.name} failed:\n${e.error}`);
 
@@ -174,7 +235,8 @@ async function main(): Promise<number> {
     cpu,
     commit: gitCommit(),
     filters,
-    rows,
+    loadAverage: loadavg(),
+    rows: rows.map((r) => ({ ...r, usage: usage.get(r.name) })),
     goals: rows.flatMap((r) => goalsOf(r).map((g) => ({ case: r.name, ...g, met: isGoalMet(g) }))),
     errors,
   };
