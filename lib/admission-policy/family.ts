@@ -20,7 +20,7 @@ import type { ResourceCatalogue } from "../policy/resources.js";
 import type { GroupVersionKind, PolicyFailure } from "../policy/types.js";
 import { attributesOf } from "./attributes.js";
 import { createRbacAuthorizer, isRbacObject } from "./authorizer.js";
-import { compilePolicyExpressions, type ExpressionProblem } from "./compile.js";
+import { type CompiledPolicyExpressions, compilePolicyExpressions, type ExpressionProblem } from "./compile.js";
 import { type CompiledBinding, type CompiledPolicy, type DispatchContext, dispatch } from "./dispatch.js";
 import {
   admissionDocumentKind,
@@ -36,6 +36,7 @@ import { compileMatch } from "./matching.js";
 import { compileParamSelector, type ParamKind } from "./params.js";
 import { familyResult } from "./result.js";
 import { typeCheckPolicy } from "./typecheck.js";
+import type { Validator } from "./validator.js";
 
 const FAMILY = "admission-policy" as const;
 
@@ -113,6 +114,40 @@ function problemFailure(source: BundleDocument, p: ExpressionProblem): PolicyFai
   f.stage = "cel";
   f.rule = p.expression;
   return f;
+}
+
+/** Compiles a policy's expressions now; compile problems and type-checking warnings become `cel` failures. */
+function compileEagerly(
+  doc: PolicyDocument,
+  source: BundleDocument,
+  ctx: FamilyCompileContext,
+  failures: PolicyFailure[],
+): CompiledPolicyExpressions {
+  const problems: ExpressionProblem[] = [];
+  const exprs = compilePolicyExpressions(doc, problems);
+  for (const p of problems) failures.push(problemFailure(source, p));
+  if (ctx.schemaOf !== undefined && problems.length === 0) {
+    for (const w of typeCheckPolicy(doc, ctx.resources, ctx.schemaOf)) {
+      const f = failure(source, "warning", `type checking: ${w.warning.trimEnd()}`, w.fieldRef);
+      f.stage = "cel";
+      failures.push(f);
+    }
+  }
+  return exprs;
+}
+
+/**
+ * A validator whose expressions compile on its first request: the same programs, and the same errors kept in them,
+ * as an eager compile's (compile problems fail the expression when evaluated, as in the API server).
+ */
+function lazyValidator(doc: PolicyDocument): Validator {
+  let compiled: Validator | undefined;
+  return {
+    validate(input) {
+      compiled ??= createValidator(doc, compilePolicyExpressions(doc, []));
+      return compiled.validate(input);
+    },
+  };
 }
 
 /** Converts an object to another version: a custom resource (conversion None) only changes its apiVersion. */
@@ -197,16 +232,9 @@ export function createAdmissionPolicyCompiler(): FamilyCompiler {
       }
       const compiledPolicies: CompiledPolicy[] = [];
       for (const { doc, source } of byName.values()) {
-        const problems: ExpressionProblem[] = [];
-        const exprs = compilePolicyExpressions(doc, problems);
-        for (const p of problems) failures.push(problemFailure(source, p));
-        if (ctx.schemaOf !== undefined && problems.length === 0) {
-          for (const w of typeCheckPolicy(doc, ctx.resources, ctx.schemaOf)) {
-            const f = failure(source, "warning", `type checking: ${w.warning.trimEnd()}`, w.fieldRef);
-            f.stage = "cel";
-            failures.push(f);
-          }
-        }
+        // Lazy (a bundle artifact, whose build compiled and type-checked every expression and recorded what it
+        // found as `cel` failures): the expressions compile when the policy first validates a request.
+        const exprs = ctx.compile === "lazy" ? undefined : compileEagerly(doc, source, ctx, failures);
         const param = resolveParamKind(doc, ctx.resources);
         if (param.unusable !== undefined) {
           // The API server skips such a policy altogether (policy_source.go calculatePolicyData).
@@ -221,7 +249,7 @@ export function createAdmissionPolicyCompiler(): FamilyCompiler {
         if (policyBindings.length === 0) continue;
         const compiled: CompiledPolicy = {
           doc,
-          validator: createValidator(doc, exprs),
+          validator: exprs === undefined ? lazyValidator(doc) : createValidator(doc, exprs),
           bindings: policyBindings,
         };
         if (doc.matchConstraints !== undefined) compiled.match = compileMatch(doc.matchConstraints);

@@ -127,6 +127,48 @@ describe("bundle artifact", () => {
     expectSameSets(fromArtifact, fromFolder, fixtureRequests());
   });
 
+  it("admission policies: the artifact's policies compile on first use, with the folder's failures (each once) and verdicts", async () => {
+    // Prepare: the fixture's policies, and one whose first validation does not compile
+    const broken: BundleFile = {
+      path: "broken-policy.yaml",
+      content: `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: broken}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"]}
+  validations:
+  - expression: "object.data.size() > 'x'"
+  - expression: "object.metadata.name.startsWith('a')"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: broken}
+spec: {policyName: broken, validationActions: [Deny]}
+`,
+    };
+    const files = [...(await readBundleFiles(join(FIXTURES, "bundles", "admission-policy"))), broken];
+    const fromFolder = await loadBundle(files);
+    const requests: ValidateRequest[] = ["a-map", "b-map"].flatMap((name) => [
+      { operation: "CREATE", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "shop" } } },
+      {
+        operation: "CREATE",
+        object: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name, namespace: "shop" }, spec: {} },
+      },
+    ]);
+
+    // Act
+    const fromArtifact = await loadBundle(asFile((await buildBundleArtifact(files)).text));
+
+    // Assess
+    const compileFailures = fromFolder.failures.filter((f) => f.stage === "cel");
+    expect(compileFailures.map((f) => f.path)).toContain("spec.validations[0].expression");
+    expectSameSets(fromArtifact, fromFolder, requests);
+    expect(fromArtifact.validate(requests[0]!).errors[0]?.detail).toContain("compilation error: compilation failed");
+  });
+
   it("building from an artifact gives the same artifact", async () => {
     const built = await buildBundleArtifact(join(FIXTURES, "bundles", "gadgets"));
     const again = await buildBundleArtifact(asFile(built.text));
