@@ -178,6 +178,69 @@ export function syntaxOf(program: EngineProgram): SyntaxNode {
   return program.ast;
 }
 
+/** A type of an engine environment (engine internal: the checker's type declaration), for `presetVariableTypes`. */
+export type EngineType = { readonly name: string };
+
+/**
+ * The engine's types of the named types of an environment (engine internal: what the checker gives a variable of
+ * that type), from one probe child that declares a variable of each; a name the environment does not know is left
+ * out. The environment is frozen by this, as by any child.
+ */
+export function engineTypes(env: EngineEnvironment, typeNames: Iterable<string>): Map<string, EngineType> {
+  const probe = env.clone();
+  const probes: [string, string][] = [];
+  for (const typeName of typeNames) {
+    const variable = `v${probes.length}`;
+    try {
+      probe.registerVariable(variable, typeName);
+      probes.push([typeName, variable]);
+    } catch {
+      // an unknown type: its users declare it the ordinary way, and get the ordinary error
+    }
+  }
+  const out = new Map<string, EngineType>();
+  for (const [typeName, variable] of probes) {
+    const program = probe.parse(variable);
+    if (program.check().valid) out.set(typeName, (program.ast as unknown as { checkedType: EngineType }).checkedType);
+  }
+  return out;
+}
+
+/** The parameters of a macro call (`x.all(v, p)`, `cel.bind(v, i, e)`, `has(x.f)`), or undefined for other nodes. */
+function macroArguments(node: SyntaxNode): readonly SyntaxNode[] | undefined {
+  if (macroOf(node) === undefined) return undefined;
+  return callOf(node)?.args;
+}
+
+/** Whether a macro anywhere in the tree binds one of `names` (its first parameter is that identifier). */
+function rebindsAny(node: SyntaxNode, names: ReadonlyMap<string, unknown>): boolean {
+  const first = macroArguments(node)?.[0];
+  if (first?.op === "id" && names.has(first.args)) return true;
+  for (const c of syntaxChildren(node)) if (rebindsAny(c, names)) return true;
+  return false;
+}
+
+function presetTypes(node: SyntaxNode, types: ReadonlyMap<string, EngineType>): void {
+  if (node.op === "id") {
+    const t = types.get(node.args);
+    if (t !== undefined) (node as unknown as { checkedType: EngineType }).checkedType = t;
+    return;
+  }
+  for (const c of syntaxChildren(node)) presetTypes(c, types);
+}
+
+/**
+ * Types the free occurrences of the variables `types` names before the type check (engine internal: the checker
+ * keeps a node's `checkedType` and looks a variable up only when it has none), so that an expression can be checked
+ * in an environment that does not declare them, as if it did. Returns false, and changes nothing, when a macro binds
+ * one of the names as its own variable (its occurrences inside are not the outer variable).
+ */
+export function presetVariableTypes(root: SyntaxNode, types: ReadonlyMap<string, EngineType>): boolean {
+  if (rebindsAny(root, types)) return false;
+  presetTypes(root, types);
+  return true;
+}
+
 /** Type-checks a program (the checker annotates the tree with the types `checkedTypeName` reads). */
 export function typeCheck(program: EngineProgram): TypeCheckOutcome {
   const c = program.check();

@@ -15,7 +15,7 @@ import type { CostContext } from "./cost/estimate.js";
 import type { CallCostEstimator } from "./cost/operand.js";
 import type { RuntimeCallCost, RuntimeCostContext } from "./cost/runtime.js";
 import type { Decl } from "./cost/schema-sizes.js";
-import { type EngineEnvironment, newEnvironment } from "./engine.js";
+import { type EngineEnvironment, type EngineType, engineTypes, newEnvironment } from "./engine.js";
 import { CORE_LIBRARY } from "./libraries/core.js";
 import { KUBERNETES_LIBRARIES } from "./libraries/kubernetes.js";
 import type { CelLibrary, LibraryOverride } from "./libraries/library.js";
@@ -60,6 +60,17 @@ export interface CelEnvironmentOptions extends CelDeclarations {
   readonly libraries?: readonly CelLibrary[];
 }
 
+/**
+ * Variables a child made by `extendEach` declares without an engine environment of its own: their engine types,
+ * which compiling sets on the parsed tree (program.ts), and the ordinary child for expressions that cannot be
+ * compiled that way.
+ */
+export interface BoundVariables {
+  readonly types: ReadonlyMap<string, EngineType>;
+  /** The same environment made by `extend` (made on first use). */
+  full(): CelEnvironment;
+}
+
 /** What an environment's libraries contribute to compiling: renames and cost estimators. */
 interface LibrarySet {
   readonly libraries: readonly CelLibrary[];
@@ -85,30 +96,47 @@ export interface CelEnvironment {
   readonly cost: CostContext;
   /** What the runtime costs need from this environment (its libraries' runtime costs). */
   readonly runtimeCost: RuntimeCostContext;
+  /** Set on children made by `extendEach`: `engine` is the parent's, which does not declare these variables. */
+  readonly bound: BoundVariables | undefined;
   /**
    * A child environment: this one's libraries, types and variables, plus `declarations`. A variable may not be
    * declared again.
    */
   extend(declarations: CelDeclarations): CelEnvironment;
+  /**
+   * Children that each add only variables (and the sizes of their data), as `extend` would make them one by one,
+   * but sharing this environment's engine environment instead of copying it per child: a CRD version declares
+   * `self` and `oldSelf` at each of its rule nodes. An expression compiles in such a child with the same outcome
+   * as in the ordinary one (program.ts falls back to it where the shared engine cannot give that).
+   */
+  extendEach(declarations: readonly VariableDeclarations[]): CelEnvironment[];
+}
+
+/** What a child made by `extendEach` adds. */
+export interface VariableDeclarations {
+  readonly variables: Readonly<Record<string, string>>;
+  readonly sizes?: Decl | null;
 }
 
 class Environment implements CelEnvironment {
   readonly variables: ReadonlyMap<string, string>;
-  readonly engine: EngineEnvironment;
   readonly renames: Readonly<Record<string, string>>;
   readonly overrides: ReadonlyMap<string, LibraryOverride>;
   readonly cost: CostContext;
   readonly runtimeCost: RuntimeCostContext;
 
+  /**
+   * `engine`: the child's own engine environment (declarations made into it), or the parent's when `bound` gives
+   * the types of the added variables.
+   */
   constructor(
     private readonly librarySet: LibrarySet,
-    parent: EngineEnvironment,
+    readonly engine: EngineEnvironment,
     inherited: ReadonlyMap<string, string>,
     sizes: Decl | null,
     declarations: CelDeclarations,
+    readonly bound: BoundVariables | undefined = undefined,
   ) {
-    this.engine = parent.clone();
-    declare(this.engine, declarations);
     const variables = new Map(inherited);
     for (const [name, type] of Object.entries(declarations.variables ?? {})) variables.set(name, type);
     this.variables = variables;
@@ -123,8 +151,47 @@ class Environment implements CelEnvironment {
   }
 
   extend(declarations: CelDeclarations): CelEnvironment {
-    return new Environment(this.librarySet, this.engine, this.variables, this.cost.sizes, declarations);
+    if (this.bound !== undefined) return this.bound.full().extend(declarations);
+    return childOf(this.librarySet, this.engine, this.variables, this.cost.sizes, declarations);
   }
+
+  extendEach(declarations: readonly VariableDeclarations[]): CelEnvironment[] {
+    if (this.bound !== undefined) return declarations.map((d) => this.extend(d));
+    const typeNames = new Set<string>();
+    for (const d of declarations) for (const t of Object.values(d.variables)) typeNames.add(t);
+    const types = engineTypes(this.engine, typeNames);
+    return declarations.map((d) => {
+      let full: CelEnvironment | undefined;
+      const fullChild = (): CelEnvironment => {
+        full ??= childOf(this.librarySet, this.engine, this.variables, this.cost.sizes, d);
+        return full;
+      };
+      const preset = new Map<string, EngineType>();
+      for (const [name, typeName] of Object.entries(d.variables)) {
+        const t = types.get(typeName);
+        if (t !== undefined && !this.variables.has(name)) preset.set(name, t);
+      }
+      // An unknown type or a variable declared again: the ordinary child, which reports it as `extend` does.
+      if (preset.size !== Object.keys(d.variables).length) return fullChild();
+      return new Environment(this.librarySet, this.engine, this.variables, this.cost.sizes, d, {
+        types: preset,
+        full: fullChild,
+      });
+    });
+  }
+}
+
+/** A child environment with an engine environment of its own (the parent's copied, the declarations made in it). */
+function childOf(
+  librarySet: LibrarySet,
+  parent: EngineEnvironment,
+  inherited: ReadonlyMap<string, string>,
+  sizes: Decl | null,
+  declarations: CelDeclarations,
+): Environment {
+  const engine = parent.clone();
+  declare(engine, declarations);
+  return new Environment(librarySet, engine, inherited, sizes, declarations);
 }
 
 /**
@@ -221,5 +288,5 @@ function librarySetOf(libraries: readonly CelLibrary[]): LibrarySet {
  */
 export function createCelEnvironment(options: CelEnvironmentOptions = {}): CelEnvironment {
   const librarySet = librarySetOf(options.libraries ?? KUBERNETES_LIBRARIES);
-  return new Environment(librarySet, librarySet.base, new Map(), null, options);
+  return childOf(librarySet, librarySet.base, new Map(), null, options);
 }

@@ -34,6 +34,7 @@ import {
   installMeters,
   overrideHandlers,
   parseExpression,
+  presetVariableTypes,
   referencesIdentifier,
   renameMethodCalls,
   type SyntaxNode,
@@ -241,6 +242,8 @@ function applyOverrides(syntax: SyntaxNode, overrides: ReadonlyMap<string, Libra
 
 /** Compiles one expression in an environment (see the module comment for the steps). */
 export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
+  // An unchecked program looks its variables up when it runs: it needs them declared.
+  if (env.bound !== undefined && options.typeCheck === false) return compileExpression(env.bound.full(), text, options);
   const parsed = parseAndRewrite(env, text);
   if (parsed.kind === "failed") return parsed;
   const program = parsed.program;
@@ -248,8 +251,15 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   renameMethodCalls(syntax, env.renames);
   let outputType = "dyn";
   if (options.typeCheck !== false) {
+    // A child of extendEach: its variables are typed on the tree; anything else compiles in the ordinary child
+    // (a macro that rebinds one of them, and every failure, so that errors are worded from the same declarations).
+    const bound = env.bound;
+    if (bound !== undefined && !presetVariableTypes(syntax, bound.types)) {
+      return compileExpression(bound.full(), text, options);
+    }
     const check = typeCheck(program);
     if (!check.valid) {
+      if (bound !== undefined) return compileExpression(bound.full(), text, options);
       // Positions refer to the text that was checked: none when the source was rewritten.
       const issues = parsed.rewritten
         ? [{ detail: checkErrorText(check.summary) }]

@@ -48,9 +48,17 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof GoFloat);
 }
 
+/** CEL ints of small JSON integers, each made once (counts, indexes, weights): BigInt() allocates every time. */
+const SMALL_INTS: bigint[] = [];
+const SMALL_INT_LIMIT = 4096;
+
 function toBigInt(v: unknown): unknown {
   if (typeof v === "bigint") return v;
-  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === "number" && Number.isInteger(v)) {
+    if (v < 0 || v >= SMALL_INT_LIMIT) return BigInt(v);
+    while (SMALL_INTS.length <= v) SMALL_INTS.push(BigInt(SMALL_INTS.length));
+    return SMALL_INTS[v]!;
+  }
   return v;
 }
 

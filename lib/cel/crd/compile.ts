@@ -11,8 +11,13 @@ import { appendAll } from "../../objects/append.js";
 import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/structural.js";
 import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
-import { schemaSizes } from "../cost/schema-sizes.js";
-import { type CelEnvironment, type CelObjectType, createCelEnvironment } from "../environment.js";
+import { type Decl, schemaSizes } from "../cost/schema-sizes.js";
+import {
+  type CelEnvironment,
+  type CelObjectType,
+  createCelEnvironment,
+  type VariableDeclarations,
+} from "../environment.js";
 import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
@@ -48,7 +53,31 @@ export interface CelVersionProgram {
   nodes: Map<SchemaNode, NodeRules>;
   /** Nodes at or above a node with rules (the walk skips every other subtree). */
   relevant: Set<SchemaNode>;
+  /** The children of each relevant node that are relevant themselves (what the walk visits). */
+  children: Map<SchemaNode, RelevantChildren>;
   ruleCount: number;
+}
+
+/** A relevant node's relevant children. */
+export interface RelevantChildren {
+  /** Properties, as [name, schema]. */
+  readonly properties: readonly (readonly [string, SchemaNode])[];
+  readonly additionalProperties: SchemaNode | null;
+  readonly items: SchemaNode | null;
+}
+
+/** The relevant children of every relevant node. */
+function relevantChildren(relevant: ReadonlySet<SchemaNode>): Map<SchemaNode, RelevantChildren> {
+  const out = new Map<SchemaNode, RelevantChildren>();
+  const pick = (n: SchemaNode | null) => (n !== null && relevant.has(n) ? n : null);
+  for (const n of relevant) {
+    out.set(n, {
+      properties: n.properties === null ? [] : [...n.properties].filter(([, sub]) => relevant.has(sub)),
+      additionalProperties: pick(n.additionalProperties),
+      items: pick(n.items),
+    });
+  }
+  return out;
 }
 
 const REASONS: Record<string, FieldErrorType> = {
@@ -127,23 +156,33 @@ interface NodeContext {
   objectTypes: readonly CelObjectType[];
 }
 
-/** Step 3: the environments of one node's rules, made on first use. */
+/**
+ * Step 3: the environments of every node's rules, made together (they share the version's engine environment):
+ * for each node with a CEL type, one with `self` and `oldSelf`, and one with `oldSelf` optional if a rule asks.
+ */
 function nodeEnvironments(
   versionEnv: CelEnvironment,
-  selfType: CelType | null,
-  sizes: ReturnType<typeof schemaSizes>,
-): (optional: boolean) => CelEnvironment | undefined {
-  const envs = new Map<boolean, CelEnvironment>();
-  return (optional) => {
-    if (selfType === null) return undefined;
-    let e = envs.get(optional);
-    if (e === undefined) {
+  nodes: readonly { node: SchemaNode; selfType: CelType | null; sizes: Decl | null }[],
+): Map<SchemaNode, (optional: boolean) => CelEnvironment | undefined> {
+  const wanted: { node: SchemaNode; optional: boolean; declarations: VariableDeclarations }[] = [];
+  for (const { node, selfType, sizes } of nodes) {
+    if (selfType === null) continue;
+    for (const optional of [false, true]) {
+      if (optional && !node.validations.some((r) => r.optionalOldSelf === true)) continue;
       const oldSelf = optional ? `optional<${selfType.name}>` : selfType.name;
-      e = versionEnv.extend({ variables: { self: selfType.name, oldSelf }, sizes });
-      envs.set(optional, e);
+      wanted.push({ node, optional, declarations: { variables: { self: selfType.name, oldSelf }, sizes } });
     }
-    return e;
-  };
+  }
+  const made = versionEnv.extendEach(wanted.map((w) => w.declarations));
+  const byNode = new Map<SchemaNode, CelEnvironment[]>();
+  wanted.forEach((w, i) => {
+    const envs = byNode.get(w.node) ?? [];
+    envs[w.optional ? 1 : 0] = made[i]!;
+    byNode.set(w.node, envs);
+  });
+  const out = new Map<SchemaNode, (optional: boolean) => CelEnvironment | undefined>();
+  for (const { node } of nodes) out.set(node, (optional) => byNode.get(node)?.[optional ? 1 : 0]);
+  return out;
 }
 
 /** Step 4a: the checks of a rule's fields; its reason's cause type and normalised fieldPath, or undefined. */
@@ -280,7 +319,7 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
 export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVersionProgram {
   const nodes = new Map<SchemaNode, NodeRules>();
   const { withRules, relevant } = collectRuleNodes(root);
-  if (withRules.length === 0) return { nodes, relevant, ruleCount: 0 };
+  if (withRules.length === 0) return { nodes, relevant, children: new Map(), ruleCount: 0 };
 
   // Step 2: the version's types, declared in one environment.
   const registry = new CelTypeRegistry(`k8s.v${versionCounter++}.`);
@@ -288,12 +327,21 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
   for (const { node, isRoot } of withRules) types.set(node, registry.typeOf(node, isRoot));
   const versionEnv = createCelEnvironment({ objectTypes: registry.objectTypes });
 
+  const environments = nodeEnvironments(
+    versionEnv,
+    withRules.map(({ node, isRoot }) => ({
+      node,
+      selfType: types.get(node) ?? null,
+      sizes: schemaSizes(node, isRoot || node.embeddedResource),
+    })),
+  );
+
   let ruleCount = 0;
   const costTotal = new SchemaCostTotal();
   for (const { node, isRoot, cardinality, uncorrelatableWithin } of withRules) {
     const resourceRoot = isRoot || node.embeddedResource;
     const selfType = types.get(node) ?? null;
-    const environment = nodeEnvironments(versionEnv, selfType, schemaSizes(node, resourceRoot));
+    const environment = environments.get(node)!;
     const ctx: NodeContext = {
       objectTypes: registry.objectTypes,
       node,
@@ -313,5 +361,5 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
     if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
   }
   appendAll(issues, costTotal.issues());
-  return { nodes, relevant, ruleCount };
+  return { nodes, relevant, children: relevantChildren(relevant), ruleCount };
 }

@@ -81,7 +81,9 @@ function walk(
   out: CelOutcome,
   budget: Budget,
 ): void {
-  if (budget.stopped || value === null || value === undefined || !program.relevant.has(node)) return;
+  if (budget.stopped || value === null || value === undefined) return;
+  const children = program.children.get(node);
+  if (children === undefined) return;
   const correlated = old !== NO_OLD && old !== null && old !== undefined;
   const unchanged = correlated ? correlatedEqual(node, value, old) : ancestorUnchanged;
   const rules = program.nodes.get(node);
@@ -90,27 +92,25 @@ function walk(
   }
   if (isRecord(value)) {
     const oldObj = correlated && isRecord(old) ? old : null;
-    if (node.properties !== null) {
-      for (const [name, sub] of node.properties) {
-        if (!Object.hasOwn(value, name) || !program.relevant.has(sub)) continue;
-        const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
-        walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out, budget);
-      }
+    for (const [name, sub] of children.properties) {
+      if (!Object.hasOwn(value, name)) continue;
+      const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
+      walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out, budget);
     }
-    const ap = node.additionalProperties;
-    if (ap !== null && program.relevant.has(ap)) {
+    const ap = children.additionalProperties;
+    if (ap !== null) {
       for (const k of Object.keys(value)) {
         if (node.properties?.has(k) === true) continue;
         const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
         walk(program, ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out, budget);
       }
     }
-  } else if (Array.isArray(value) && node.items !== null && program.relevant.has(node.items)) {
+  } else if (Array.isArray(value) && children.items !== null) {
     const isMapList = node.listType === "map";
     for (let i = 0; i < value.length; i++) {
       const itemOld: Old = correlated && isMapList ? correlateListMapItem(node, value[i], old) : NO_OLD;
       // Items that cannot be correlated ratchet with the nearest correlatable ancestor (this list).
-      walk(program, node.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out, budget);
+      walk(program, children.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out, budget);
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   evaluate,
   formatIssues,
   KUBERNETES_LIBRARIES,
+  Optional,
   usesVariable,
 } from "../../../../lib/cel/index.js";
 
@@ -86,6 +87,54 @@ describe("createCelEnvironment: declared variables and object types", () => {
       reason: "compile",
       message: "ERROR: <input>: undeclared reference to 'oldRequest' (in container '')",
       issues: [{ detail: "undeclared reference to 'oldRequest' (in container '')", offset: 16 }],
+    });
+  });
+
+  describe("extendEach: children sharing the parent's engine compile and run as extend's do", () => {
+    const declarations: { variables: Record<string, string> }[] = [
+      { variables: { self: USER.name, oldSelf: USER.name } },
+      { variables: { self: "list<string>", oldSelf: "optional<list<string>>" } },
+    ];
+    const user = { name: "bob", groups: ["dev"] };
+    it.each([
+      {
+        at: 0,
+        expr: "self.name == oldSelf.name && self.groups.exists(g, g == 'dev')",
+        vars: { self: user, oldSelf: user },
+      },
+      // a macro rebinding the variable: its own iteration variable inside, the outer one outside
+      { at: 1, expr: "self.all(self, self != '') && size(self) == 1", vars: { self: ["dev"] } },
+      { at: 1, expr: "oldSelf.orValue([]).size() == 0", vars: { self: ["dev"], oldSelf: Optional.none() } },
+      // failures are worded from the same declarations
+      { at: 0, expr: "self.nope == ''", vars: {} },
+      { at: 0, expr: "self.name + 1", vars: {} },
+      { at: 1, expr: "self == request", vars: {} },
+      { at: 1, expr: "self[0]", vars: {}, options: { expectedType: "bool" } },
+      { at: 0, expr: "self.name", vars: { self: user }, options: { typeCheck: false } },
+    ])("$expr", ({ at, expr, vars, options }) => {
+      // Prepare
+      const parent = policyEnvironment();
+      const shared = parent.extendEach(declarations)[at]!;
+      const own = policyEnvironment().extend(declarations[at]!);
+      // Act
+      const got = compileExpression(shared, expr, options);
+      const want = compileExpression(own, expr, options);
+      // Assess
+      expect(shared.engine).toBe(parent.engine);
+      expect(got.kind === "compiled" ? { ...got, program: undefined } : got).toEqual(
+        want.kind === "compiled" ? { ...want, program: undefined } : want,
+      );
+      if (got.kind === "compiled" && want.kind === "compiled" && Object.keys(vars).length > 0) {
+        expect(evaluate(got.program, vars, 1_000_000)).toEqual(evaluate(want.program, vars, 1_000_000));
+      }
+    });
+
+    it.each<{ variables: Record<string, string> }>([
+      { variables: { request: "string" } },
+      { variables: { x: "example.Nope" } },
+    ])("refuses what extend refuses: $variables", (declaration) => {
+      expect(() => policyEnvironment().extend(declaration)).toThrow();
+      expect(() => policyEnvironment().extendEach([declaration])).toThrow();
     });
   });
 
