@@ -703,7 +703,9 @@ export function chargeRuntimeCost(cost: number): void {
 }
 
 /** The outcome of a metered evaluation that stayed within its limit: a value or an error, and the cost spent. */
-export type MeteredOutcome = { value: unknown; cost: number } | { error: unknown; cost: number };
+export type MeteredOutcome =
+  | { kind: "value"; value: unknown; cost: number }
+  | { kind: "error"; error: unknown; cost: number };
 
 /**
  * Evaluates a program with a cost limit, starting from `initialCost` (the root's charge, see installMeters).
@@ -725,10 +727,10 @@ export function evaluateMetered(
     if (initialCost > limit) throw new CostLimitExceeded(initialCost);
     const value: unknown = program(activation);
     if (meter.cost > limit) throw new CostLimitExceeded(meter.cost);
-    return { value, cost: meter.cost };
+    return { kind: "value", value, cost: meter.cost };
   } catch (e) {
     if (meter.cost > limit || e instanceof CostLimitExceeded) throw new CostLimitExceeded(meter.cost);
-    return { error: e, cost: meter.cost };
+    return { kind: "error", error: e, cost: meter.cost };
   } finally {
     meter.cost = savedCost;
     meter.limit = savedLimit;

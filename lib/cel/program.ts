@@ -306,8 +306,8 @@ export function evaluate(
 ): EvaluationResult {
   try {
     const r = evaluateMetered(program.engine, activation, costLimit, program.rootCost);
-    if ("error" in r) return { kind: "error", ...runtimeErrorText(r.error), cost: r.cost };
-    return { kind: "value", value: r.value, cost: r.cost };
+    if (r.kind === "error") return { kind: "error", ...runtimeErrorText(r.error), cost: r.cost };
+    return r;
   } catch (e) {
     if (e instanceof CostLimitExceeded) return { kind: "cost-limit-exceeded", cost: e.cost };
     return { kind: "error", ...runtimeErrorText(e), cost: 0 };

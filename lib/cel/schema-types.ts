@@ -38,10 +38,20 @@ export class StructValue extends Map<string, unknown> {
   }
 }
 
+/** Property names every object inherits: a field of such a name needs an own-property check. */
+const inherited: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 interface FieldEntry {
   raw: string;
   type: CelType;
   memo: boolean;
+  /** Objects inherit a property of this name (`constructor`, `toString`): it is present only as an own property. */
+  inherited: boolean;
+}
+
+/** A field entry of the raw property `raw`. */
+function fieldEntry(raw: string, type: CelType, memo: boolean): FieldEntry {
+  return { raw, type, memo, inherited: inherited.has(raw) };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -260,8 +270,8 @@ export class CelTypeRegistry {
     if (this.metaType !== undefined) return this.metaType;
     const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
     const fields = new Map<string, FieldEntry>([
-      ["name", { raw: "name", type: str, memo: false }],
-      ["generateName", { raw: "generateName", type: str, memo: false }],
+      ["name", fieldEntry("name", str, false)],
+      ["generateName", fieldEntry("generateName", str, false)],
     ]);
     this.metaType = this.register(`${this.prefix}meta`, fields);
     return this.metaType;
@@ -276,9 +286,9 @@ export class CelTypeRegistry {
     const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
     const replaceMeta = withResourceMeta && !declaresTypeAndObjectMeta(node);
     if (replaceMeta) {
-      fields.set("apiVersion", { raw: "apiVersion", type: str, memo: false });
-      fields.set("kind", { raw: "kind", type: str, memo: false });
-      fields.set("metadata", { raw: "metadata", type: this.metadataType(), memo: true });
+      fields.set("apiVersion", fieldEntry("apiVersion", str, false));
+      fields.set("kind", fieldEntry("kind", str, false));
+      fields.set("metadata", fieldEntry("metadata", this.metadataType(), true));
     }
     if (node.properties !== null) {
       for (const [prop, sub] of node.properties) {
@@ -286,7 +296,7 @@ export class CelTypeRegistry {
         const t = this.typeOf(sub);
         if (t === null) continue;
         const memo = t.name.startsWith("list<") || t.name.startsWith("map<") || t.name.startsWith(this.prefix);
-        for (const cel of escapedNames(prop)) fields.set(cel, { raw: prop, type: t, memo });
+        for (const cel of escapedNames(prop)) fields.set(cel, fieldEntry(prop, t, memo));
       }
     }
     const t = this.register(name, fields);
@@ -303,9 +313,9 @@ export class CelTypeRegistry {
         if (f === undefined) return undefined;
         if (f.memo && this.memo !== undefined && k in this.memo) return this.memo[k];
         const raw = this[RAW];
-        if (!Object.hasOwn(raw, f.raw)) return undefined;
         const v = raw[f.raw];
         if (v === null || v === undefined) return undefined;
+        if (f.inherited && !Object.hasOwn(raw, f.raw)) return undefined;
         const c = f.type.convert(v);
         if (f.memo) {
           this.memo ??= Object.create(null) as Record<string, unknown>;

@@ -54,6 +54,22 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/** The value validations countRules counts once each (besides `required`, counted per name, and list types). */
+const COUNTED_KEYWORDS = [
+  "format",
+  "maximum",
+  "minimum",
+  "maxLength",
+  "minLength",
+  "patternSource",
+  "maxItems",
+  "minItems",
+  "multipleOf",
+  "enum",
+  "maxProperties",
+  "minProperties",
+] as const;
+
 function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: number; openapi: number } {
   const out = { cel: 0, openapi: 0 };
   const walk = (n: SchemaNode | null) => {
@@ -63,24 +79,9 @@ function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: 
     if (n.type !== "") out.openapi++;
     const vv = n.vv;
     if (vv !== null) {
-      for (const k of [
-        "format",
-        "maximum",
-        "minimum",
-        "maxLength",
-        "minLength",
-        "patternSource",
-        "maxItems",
-        "minItems",
-        "multipleOf",
-        "enum",
-        "maxProperties",
-        "minProperties",
-      ] as const) {
-        if (vv[k] !== undefined) out.openapi++;
-      }
+      for (const k of COUNTED_KEYWORDS) if (vv[k] !== undefined) out.openapi++;
       out.openapi += vv.required?.length ?? 0;
-      for (const j of [...(vv.allOf ?? []), ...(vv.anyOf ?? []), ...(vv.oneOf ?? [])]) walk(j);
+      for (const junctor of [vv.allOf, vv.anyOf, vv.oneOf]) if (junctor !== undefined) for (const j of junctor) walk(j);
       if (vv.not !== undefined) walk(vv.not);
     }
     if (n.listType === "set" || n.listType === "map") out.openapi++;

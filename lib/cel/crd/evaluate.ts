@@ -129,13 +129,17 @@ function evaluateNode(
   let oldSelf: unknown;
   const hasOld = old !== NO_OLD;
   if (hasOld) oldSelf = rules.selfType.convert(old);
-  const isScalar = !isRecord(value) && !Array.isArray(value);
+  // Rules without oldSelf share one activation (evaluation does not change it).
+  let selfOnly: Record<string, unknown> | undefined;
   for (const rule of rules.rules) {
     if (rule.usesOldSelf && !rule.optionalOldSelf && !hasOld) continue;
-    const activation: Record<string, unknown> = { self };
+    let activation: Record<string, unknown>;
     if (rule.usesOldSelf) {
-      activation.oldSelf = rule.optionalOldSelf ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : oldSelf;
-    }
+      activation = {
+        self,
+        oldSelf: rule.optionalOldSelf ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : oldSelf,
+      };
+    } else activation = selfOnly ??= { self };
     if (budget.stopped) return;
     const r = evaluate(rule.program, activation, PER_CALL_LIMIT);
     // The API server charges the cost first (also of an evaluation that failed or was cancelled at the per-call
@@ -157,6 +161,7 @@ function evaluateNode(
     }
     const result = r.value;
     if (result === true) continue;
+    const isScalar = !isRecord(value) && !Array.isArray(value);
     const err = failure(rule, activation, hasOld ? oldSelf : undefined, value, isScalar, path, ctx, budget);
     if (typeof err === "string") {
       out.errors.push(costError(rules, rule, path, ctx, err));

@@ -65,7 +65,11 @@ describe("engine contract", () => {
     const { rootCost } = installMeters(outer, meters, KUBERNETES_LIST_OPERATORS);
     const l = Array.from({ length: 100 }, (_, i) => BigInt(i));
     // cel-go: 7 per inner iteration, 5 more per outer iteration, 2 for the outer range and result.
-    expect(evaluateMetered(program, { l }, 1_000_000, rootCost)).toEqual({ value: true, cost: 7 * 100 * 100 + 502 });
+    expect(evaluateMetered(program, { l }, 1_000_000, rootCost)).toEqual({
+      kind: "value",
+      value: true,
+      cost: 7 * 100 * 100 + 502,
+    });
     expect(() => evaluateMetered(program, { l }, 10_000, rootCost)).toThrow(CostLimitExceeded);
   });
 
