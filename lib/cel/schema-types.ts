@@ -137,6 +137,17 @@ function base64ToBytes(s: string): unknown {
   return Uint8Array.from(Buffer.from(s, "base64"));
 }
 
+function identity(v: unknown): unknown {
+  return v;
+}
+
+// The scalar types (shared: types are never changed once built).
+const INT_OR_STRING: CelType = { name: "dyn", schemaTypeName: "", convert: toBigInt };
+const INTEGER: CelType = { name: "int", schemaTypeName: "integer", convert: toBigInt };
+const NUMBER: CelType = { name: "double", schemaTypeName: "number", convert: toDouble };
+const BOOLEAN: CelType = { name: "bool", schemaTypeName: "boolean", convert: identity };
+const STRING: CelType = { name: "string", schemaTypeName: "string", convert: identity };
+
 /**
  * Builds the CEL types of one CRD version's schema: the types of the nodes asked for, and the object types they
  * need (`objectTypes`, in the order an environment must declare them).
@@ -175,16 +186,16 @@ export class CelTypeRegistry {
 
   private build(node: SchemaNode): CelType | null {
     if (node.intOrString) {
-      return { name: "dyn", schemaTypeName: "", convert: toBigInt };
+      return INT_OR_STRING;
     }
     if (node.embeddedResource && node.type === "object") return this.structType(node, true);
     switch (node.type) {
       case "integer":
-        return { name: "int", schemaTypeName: "integer", convert: toBigInt };
+        return INTEGER;
       case "number":
-        return { name: "double", schemaTypeName: "number", convert: toDouble };
+        return NUMBER;
       case "boolean":
-        return { name: "bool", schemaTypeName: "boolean", convert: (v) => v };
+        return BOOLEAN;
       case "string":
         return this.stringType(node);
       case "array": {
@@ -257,7 +268,7 @@ export class CelTypeRegistry {
         convert: (v) => (typeof v === "string" ? base64ToBytes(v) : v),
       };
     }
-    return { name: "string", schemaTypeName: "string", convert: (v) => v };
+    return STRING;
   }
 
   /**
@@ -268,10 +279,9 @@ export class CelTypeRegistry {
    */
   private metadataType(): CelType {
     if (this.metaType !== undefined) return this.metaType;
-    const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
     const fields = new Map<string, FieldEntry>([
-      ["name", fieldEntry("name", str, false)],
-      ["generateName", fieldEntry("generateName", str, false)],
+      ["name", fieldEntry("name", STRING, false)],
+      ["generateName", fieldEntry("generateName", STRING, false)],
     ]);
     this.metaType = this.register(`${this.prefix}meta`, fields);
     return this.metaType;
@@ -281,13 +291,12 @@ export class CelTypeRegistry {
     const name = `${this.prefix}t${this.counter++}`;
     const fields = new Map<string, FieldEntry>();
     // Register the name before resolving fields, so recursive schemas refer to it.
-    const placeholder: CelType = { name, schemaTypeName: "object", convert: (v) => v };
+    const placeholder: CelType = { name, schemaTypeName: "object", convert: identity };
     if (!withResourceMeta) this.byNode.set(node, placeholder);
-    const str: CelType = { name: "string", schemaTypeName: "string", convert: (v) => v };
     const replaceMeta = withResourceMeta && !declaresTypeAndObjectMeta(node);
     if (replaceMeta) {
-      fields.set("apiVersion", fieldEntry("apiVersion", str, false));
-      fields.set("kind", fieldEntry("kind", str, false));
+      fields.set("apiVersion", fieldEntry("apiVersion", STRING, false));
+      fields.set("kind", fieldEntry("kind", STRING, false));
       fields.set("metadata", fieldEntry("metadata", this.metadataType(), true));
     }
     if (node.properties !== null) {

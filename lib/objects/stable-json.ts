@@ -15,9 +15,12 @@ export function stableJson(v: unknown): string {
  * the same digits). Iterative, so the depth of the input does not reach the stack.
  */
 export function sameJson(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x, y] = stack.pop()!;
+  // Two stacks of the values still to compare, side by side (no pair allocated per value).
+  const xs: unknown[] = [a];
+  const ys: unknown[] = [b];
+  while (xs.length > 0) {
+    const x = xs.pop();
+    const y = ys.pop();
     if (x === y) continue;
     if (x === null || y === null || typeof x !== "object" || typeof y !== "object") {
       if (!sameScalar(x, y)) return false;
@@ -26,9 +29,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const isArray = Array.isArray(x);
     if (isArray !== Array.isArray(y)) return false;
     if (isArray) {
-      const ys = y as unknown[];
-      if (x.length !== ys.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], ys[i]]);
+      const yl = y as unknown[];
+      if (x.length !== yl.length) return false;
+      for (let i = 0; i < x.length; i++) {
+        xs.push(x[i]);
+        ys.push(yl[i]);
+      }
       continue;
     }
     const xo = x as Record<string, unknown>;
@@ -37,7 +43,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
     if (keys.length !== Object.keys(yo).length) return false;
     for (const k of keys) {
       if (!Object.hasOwn(yo, k)) return false;
-      stack.push([xo[k], yo[k]]);
+      xs.push(xo[k]);
+      ys.push(yo[k]);
     }
   }
   return true;
