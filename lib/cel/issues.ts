@@ -14,12 +14,19 @@
 
 import { BINARY_FUNCTIONS } from "./cost/builtins.js";
 import { splitTopLevel } from "./cost/type-names.js";
-import { checkedTypeName, type SourceRange, type SyntaxNode } from "./engine.js";
+import { callOf, checkedTypeName, type SourceRange, type SyntaxNode } from "./engine.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "./optional-literals.js";
+import { type MappedText, originalOffset } from "./source-map.js";
 
 /** One issue: cel-go's text and the offset in the expression it points at, when known. */
 export interface CompileIssue {
   readonly detail: string;
   readonly offset?: number;
+}
+
+/** An issue found on a text tollgate changed before parsing (source-map.ts), placed in the original text. */
+export function placeIssue(issue: CompileIssue, source: MappedText): CompileIssue {
+  return issue.offset === undefined ? issue : { ...issue, offset: originalOffset(source, issue.offset) };
 }
 
 /** ANTLR's expected set where an operand is expected (cel-go parser/gen/CEL.g4, `unary`). */
@@ -99,6 +106,8 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
   }
   if (e.code === "no_matching_overload" && (node?.op === "rcall" || node?.op === "call")) {
     const name = node.args[0];
+    const optional = optionalEntryIssue(node, text);
+    if (optional !== undefined) return [optional];
     if (!functions.has(name)) {
       return [{ detail: `undeclared reference to '${name}' (in container '')`, offset: openParen(text, node) }];
     }
@@ -133,7 +142,12 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
   const mismatch = /expected type '(.*)' but found '(.*)'$/.exec(e.summary);
   if (mismatch !== null && e.code.startsWith("heterogeneous_")) {
     // cel-go's checker (HomogeneousAggregateLiterals): typeMismatch
-    const [expected, found] = [celGoTypeName(mismatch[1]!), celGoTypeName(mismatch[2]!)];
+    // In a literal with optional entries the engine checks the values as optionals (optional-literals.ts).
+    const inOptionalLiteral = (Object.values(OPTIONAL_LITERAL_FUNCTIONS) as string[]).includes(
+      callOf(node)?.name ?? "",
+    );
+    const unwrap = (t: string) => (inOptionalLiteral ? (/^optional<(.*)>$/.exec(t)?.[1] ?? t) : t);
+    const [expected, found] = [celGoTypeName(unwrap(mismatch[1]!)), celGoTypeName(unwrap(mismatch[2]!))];
     return [{ detail: `expected type '${expected}' but found '${found}'`, ...at(offset) }];
   }
   if (e.code === "incompatible_ternary_branches" && node?.op === "?:") {
@@ -150,6 +164,20 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
     }
   }
   return [{ detail: e.summary, ...at(offset) }];
+}
+
+/**
+ * A marked entry of a literal (`[?x]`, `{?k: x}`, rewritten as `__optElement(x)` / `__optEntry(x)`) whose value is
+ * not an optional: cel-go's checker (checkCreateList, checkCreateMap) reports a type mismatch at the value.
+ */
+function optionalEntryIssue(node: SyntaxNode, text: string): CompileIssue | undefined {
+  const call = callOf(node);
+  const value = call?.args[0];
+  const marked = call?.name === OPTIONAL_LITERAL_FUNCTIONS.element || call?.name === OPTIONAL_LITERAL_FUNCTIONS.entry;
+  if (!marked || call?.target !== undefined || value === undefined) return undefined;
+  const t = celGoTypeName(checkedTypeName(value) ?? "dyn");
+  const offset = value.op === "." ? dotBefore(text, value.end - value.args[1].length) : value.start;
+  return { detail: `expected type 'optional_type(${t})' but found '${t}'`, offset };
 }
 
 /** cel-go's names of the operators (common/operators): the engine's operator to cel-go's function. */

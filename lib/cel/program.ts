@@ -4,7 +4,7 @@
  *
  * Compiling (cel-go `env.Compile` plus the API server's checks) runs these steps:
  *
- * 1. parse;
+ * 1. rewrite optional entries of list and map literals (optional-literals.ts), and parse;
  * 2. refuse engine built-ins Kubernetes 1.36 does not have (`json`, `hex`, `base64`, `at`, `cel.bind`), on the tree
  *    as written;
  * 3. rewrite the source where the engine's language differs from cel-go's (rewrite.ts), and parse again;
@@ -44,11 +44,13 @@ import {
 } from "./engine.js";
 import type { CelEnvironment } from "./environment.js";
 import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
-import { type CompileIssue, checkIssues, parseIssue } from "./issues.js";
+import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues.js";
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
+import { rewriteOptionalLiterals } from "./optional-literals.js";
 import { rewriteSource } from "./rewrite.js";
 import { runtimeErrorText } from "./runtime-errors.js";
+import type { MappedText } from "./source-map.js";
 
 /** A compiled expression, ready to evaluate. */
 export interface CelProgram {
@@ -58,6 +60,11 @@ export interface CelProgram {
   readonly engine: EngineProgram;
   /** The runtime cost every evaluation starts with (charged before anything runs). */
   readonly rootCost: number;
+  /**
+   * The text `syntax` was parsed from, mapped to the expression's text (they differ where optional literal entries
+   * were rewritten); undefined when a rewrite of rewrite.ts changed it in ways that do not map back.
+   */
+  readonly source: MappedText | undefined;
 }
 
 export interface CompileOptions {
@@ -163,23 +170,28 @@ function checkErrorText(summary: string): string {
   return summary;
 }
 
-/** Steps 1 to 4: the parsed, rewritten program, or the compile failure. */
+/**
+ * Steps 1 to 4: the parsed, rewritten program, or the compile failure. `parsed` is the text the engine parsed
+ * (optional literal entries rewritten, see optional-literals.ts), mapped to the original; `rewritten` says whether
+ * the program was parsed again from a text that does not map back (rewrite.ts).
+ */
 function parseAndRewrite(
   env: CelEnvironment,
   text: string,
-): { kind: "parsed"; program: EngineProgram; rewritten: boolean } | Failure {
+): { kind: "parsed"; program: EngineProgram; parsed: MappedText; rewritten: boolean } | Failure {
   let program: EngineProgram;
   let rewritten = false;
+  const parsed = rewriteOptionalLiterals(text);
   try {
-    program = parseExpression(env.engine, text);
+    program = parseExpression(env.engine, parsed.text);
   } catch (e) {
     const summary = (e as { summary?: string }).summary ?? firstLine(e);
-    return compileError(firstLine(e), [parseIssue(summary, errorRange(e))]);
+    return compileError(firstLine(e), [placeIssue(parseIssue(summary, errorRange(e)), parsed)]);
   }
   try {
     const unavailable = findUnavailable(syntaxOf(program));
     if (unavailable !== undefined) return compileError(unavailable);
-    const source = rewriteSource(text, syntaxOf(program));
+    const source = rewriteSource(parsed.text, syntaxOf(program));
     if (source !== undefined) {
       program = parseExpression(env.engine, source);
       rewritten = true;
@@ -189,7 +201,7 @@ function parseAndRewrite(
   }
   const badPattern = findBadLiteralPattern(syntaxOf(program));
   if (badPattern !== undefined) return compileError(badPattern);
-  return { kind: "parsed", program, rewritten };
+  return { kind: "parsed", program, parsed, rewritten };
 }
 
 /** The cel-go name of an operator or call node (`_+_`, `-_`, `int`, `.getHours`), if it is one. */
@@ -263,7 +275,9 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
       // Positions refer to the text that was checked: none when the source was rewritten.
       const issues = parsed.rewritten
         ? [{ detail: checkErrorText(check.summary) }]
-        : checkIssues(check, text, declaredFunctionNames(env.engine));
+        : checkIssues(check, parsed.parsed.text, declaredFunctionNames(env.engine)).map((i) =>
+            placeIssue(i, parsed.parsed),
+          );
       return compileError(checkErrorText(check.summary), issues);
     }
     outputType = check.type;
@@ -276,7 +290,12 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   applyOverrides(syntax, env.overrides);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
   const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
-  return { kind: "compiled", program: { syntax, engine: program, rootCost }, outputType, cost };
+  return {
+    kind: "compiled",
+    program: { syntax, engine: program, rootCost, source: parsed.rewritten ? undefined : parsed.parsed },
+    outputType,
+    cost,
+  };
 }
 
 /** Whether a compiled expression uses the variable `name` (e.g. `oldSelf`, which decides when a rule runs). */

@@ -10,6 +10,7 @@
  * (cardinality.ts).
  */
 import { identifierName, type SyntaxCall, type SyntaxNode } from "../engine.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "../optional-literals.js";
 import { BINARY_FUNCTIONS, builtinCallCost } from "./builtins.js";
 import { type TwoVariable, twoVariableComprehension } from "./comprehensions.js";
 import {
@@ -27,6 +28,8 @@ import {
 import { add, addU, type CostEstimate, fixed, mul, ONE, type Range, U64, union, ZERO } from "./range.js";
 import type { Decl } from "./schema-sizes.js";
 import { parseTypeName, typeOf, UNKNOWN_TYPE } from "./type-names.js";
+
+const OPTIONAL_LITERAL_CALLS: ReadonlySet<string> = new Set(Object.values(OPTIONAL_LITERAL_FUNCTIONS));
 
 /** What an estimate depends on besides the expression: the environment's sizes and libraries. */
 export interface CostContext {
@@ -190,8 +193,10 @@ class Coster {
     const two = twoVariableComprehension(target, name, args);
     if (two !== undefined) return this.visitTwoVariable(e, two);
     if (target === undefined) {
-      if (name === "__entries" && args.length === 1) {
-        // Outside the patterns below: the entries of a list or map stand for the list or map itself.
+      if ((name === "__entries" || OPTIONAL_LITERAL_CALLS.has(name)) && args.length === 1) {
+        // Outside the patterns below: the entries of a list or map stand for the list or map itself. The calls of
+        // an optional literal entry (../optional-literals.ts) stand for the literal and the entry's value: cel-go
+        // charges the literal only.
         const arg = this.visit(args[0]!);
         const out = this.info(e, arg.cost, arg.path);
         out.size = computeSize(arg);

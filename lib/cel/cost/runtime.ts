@@ -27,6 +27,7 @@ import {
   type SyntaxNode,
   syntaxChildren,
 } from "../engine.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "../optional-literals.js";
 import { BINARY_FUNCTIONS, builtinRuntimeCharge } from "./builtins.js";
 import { twoVariableComprehension } from "./comprehensions.js";
 import { STRING_TRAVERSAL } from "./range.js";
@@ -91,7 +92,12 @@ const CONVERSIONS = new Set([
   "uint",
 ]);
 const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
-const SYNTHETIC_CALLS = new Set(["__entries", "__fromEntries", "__mergeMaps"]);
+const SYNTHETIC_CALLS = new Set([
+  "__entries",
+  "__fromEntries",
+  "__mergeMaps",
+  ...Object.values(OPTIONAL_LITERAL_FUNCTIONS),
+]);
 
 /** Whether cel-go plans an expression as an attribute (before analysing it). */
 function isAttribute(n: SyntaxNode): boolean {

@@ -18,7 +18,7 @@ import {
   createCelEnvironment,
   type VariableDeclarations,
 } from "../environment.js";
-import { formatIssues } from "../issues.js";
+import { formatIssues, placeIssue } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
 import { checkerGap } from "./checker-gaps.js";
@@ -276,7 +276,9 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     );
     return undefined;
   }
-  const gap = checkerGap(r.program.syntax, rule.rule, ctx.objectTypes);
+  const parsed = r.program.source;
+  const found = checkerGap(r.program.syntax, parsed?.text ?? rule.rule, ctx.objectTypes);
+  const gap = found === undefined || parsed === undefined ? found : placeIssue(found, parsed);
   if (gap !== undefined) {
     fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, [gap])}`);
     return undefined;

@@ -288,6 +288,23 @@ describe("CEL rules on a CRD", () => {
     ]);
   });
 
+  it("takes optional entries of list and map literals ([?x], {?k: v}), as cel-go with Kubernetes' optional types", async () => {
+    const set = await widgetBundle(props, [
+      { rule: "[?self.?name, ?self.?size].size() <= 1", message: "name or size, not both" },
+      { rule: "{?'n': self.?name}.all(k, self.replicas > 0)", message: "replicas needed with a name" },
+    ]);
+    expect(causes(set, { name: "a", replicas: 1 }).errors).toEqual([]);
+    expect(causes(set, { replicas: 0 }).errors).toEqual([]);
+    expect(causes(set, { name: "a", size: "b", replicas: 0 }).errors).toEqual([
+      "FieldValueInvalid spec: Invalid value: name or size, not both",
+      "FieldValueInvalid spec: Invalid value: replicas needed with a name",
+    ]);
+    const refused = await widgetBundle(props, [{ rule: "[?self.name].size() == 1" }]);
+    expect(refused.failures.map((f) => f.message.replace(/^.*compilation failed: /s, ""))).toEqual([
+      "ERROR: <input>:1:7: expected type 'optional_type(string)' but found 'string'\n | [?self.name].size() == 1\n | ......^",
+    ]);
+  });
+
   it("words runtime errors as cel-go does", async () => {
     const set = await widgetBundle(props, [{ rule: "int(self.name) > 0", message: "name must be a number" }]);
     expect(causes(set, { name: "abc" }).errors).toEqual([
