@@ -130,6 +130,16 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
       ];
     }
   }
+  const selected = /^Cannot index type '(.*)'$/.exec(e.summary)?.[1];
+  if (e.code === "cannot_index_type" && node?.op === "." && selected !== undefined) {
+    // cel-go's checker (typeDoesNotSupportFieldSelection), at the `.`
+    return [
+      {
+        detail: `type '${celGoTypeName(selected)}' does not support field selection`,
+        offset: dotBefore(text, node.end - node.args[1].length),
+      },
+    ];
+  }
   if (e.code === "invalid_comprehension_range") {
     const t = /type '([^']*)'/.exec(e.summary)?.[1];
     if (t !== undefined) {
@@ -232,7 +242,9 @@ function enclosingCall(node: SyntaxNode, text: string, name: string): { name: st
 
 /** cel-go's text of a list of issues (common.Errors.ToDisplayString). */
 export function formatIssues(text: string, issues: readonly CompileIssue[]): string {
-  return issues.map((i) => formatIssue(text, i)).join("\n");
+  // sorted by position, as ToDisplayString sorts them (stable; issues without a position first)
+  const sorted = [...issues].sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1));
+  return sorted.map((i) => formatIssue(text, i)).join("\n");
 }
 
 function formatIssue(text: string, issue: CompileIssue): string {

@@ -11,7 +11,8 @@
  * 4. refuse literal patterns of `matches`, `find` and `findAll` that do not compile (cel-go checks them at compile
  *    time);
  * 5. rename built-ins the libraries replace (Go-exact versions of `matches`, `lowerAscii`, …);
- * 6. type-check, and compare the output type with the expected one;
+ * 6. type-check (again after writing `duration + timestamp` as `timestamp + duration`, which the engine types as
+ *    cel-go does), and compare the output type with the expected one;
  * 7. estimate the cost (cost/estimate.ts);
  * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), the
  *    runtime charges (cost/runtime.ts), cel-go's `||`/`&&` error order and Kubernetes' list-type semantics of
@@ -40,6 +41,7 @@ import {
   type SyntaxNode,
   syntaxChildren,
   syntaxOf,
+  type TypeCheckOutcome,
   typeCheck,
 } from "./engine.js";
 import type { CelEnvironment } from "./environment.js";
@@ -48,9 +50,9 @@ import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
 import { rewriteOptionalLiterals } from "./optional-literals.js";
-import { rewriteSource } from "./rewrite.js";
+import { durationPlusTimestamp, rewriteSource } from "./rewrite.js";
 import { runtimeErrorText } from "./runtime-errors.js";
-import type { MappedText } from "./source-map.js";
+import { applyEdits, type MappedText, originalOffset, unmapped } from "./source-map.js";
 
 /** A compiled expression, ready to evaluate. */
 export interface CelProgram {
@@ -171,17 +173,22 @@ function checkErrorText(summary: string): string {
 }
 
 /**
- * Steps 1 to 4: the parsed, rewritten program, or the compile failure. `parsed` is the text the engine parsed
- * (optional literal entries rewritten, see optional-literals.ts), mapped to the original; `rewritten` says whether
- * the program was parsed again from a text that does not map back (rewrite.ts).
+ * The program of an expression, parsed from `parsed.text`: the expression with its optional literal entries
+ * rewritten (optional-literals.ts), mapped to the original, or (`mapped` false) a text rewrite.ts changed, whose
+ * offsets do not map back.
  */
-function parseAndRewrite(
-  env: CelEnvironment,
-  text: string,
-): { kind: "parsed"; program: EngineProgram; parsed: MappedText; rewritten: boolean } | Failure {
+interface Parsed {
+  readonly kind: "parsed";
+  readonly program: EngineProgram;
+  readonly parsed: MappedText;
+  readonly mapped: boolean;
+}
+
+/** Steps 1 to 4: the parsed, rewritten program, or the compile failure. */
+function parseAndRewrite(env: CelEnvironment, text: string): Parsed | Failure {
   let program: EngineProgram;
-  let rewritten = false;
-  const parsed = rewriteOptionalLiterals(text);
+  let parsed = rewriteOptionalLiterals(text);
+  let mapped = true;
   try {
     program = parseExpression(env.engine, parsed.text);
   } catch (e) {
@@ -194,14 +201,15 @@ function parseAndRewrite(
     const source = rewriteSource(parsed.text, syntaxOf(program));
     if (source !== undefined) {
       program = parseExpression(env.engine, source);
-      rewritten = true;
+      parsed = unmapped(source);
+      mapped = false;
     }
   } catch (e) {
     return compileError(firstLine(e));
   }
   const badPattern = findBadLiteralPattern(syntaxOf(program));
   if (badPattern !== undefined) return compileError(badPattern);
-  return { kind: "parsed", program, parsed, rewritten };
+  return { kind: "parsed", program, parsed, mapped };
 }
 
 /** The cel-go name of an operator or call node (`_+_`, `-_`, `int`, `.getHours`), if it is one. */
@@ -252,33 +260,105 @@ function applyOverrides(syntax: SyntaxNode, overrides: ReadonlyMap<string, Libra
   });
 }
 
+type CheckFailure = Extract<TypeCheckOutcome, { valid: false }>;
+
+/** How many check errors a compile reports at most (cel-go common.Errors' maxErrorsToReport). */
+const MAX_CHECK_ISSUES = 100;
+
+/** What stands for an expression that failed the check, so that the check goes on: any type fits it. */
+const PLACEHOLDER = "dyn(null)";
+
+/**
+ * Every issue of the type check, as cel-go's checker reports them all. The engine stops at the first error, so the
+ * expression that failed is replaced by a dyn placeholder and the text is checked again, until it passes, the error
+ * is about a placeholder (cel-go's error type does not make errors of its own), or the text no longer parses.
+ * Positions refer to the expression as written; there are none when rewrite.ts changed the source.
+ */
+function allCheckIssues(env: CelEnvironment, parsed: Parsed, first: CheckFailure): CompileIssue[] {
+  const functions = declaredFunctionNames(env.engine);
+  const issues: CompileIssue[] = [];
+  let source = parsed.parsed;
+  let failed: { failure: CheckFailure; root: SyntaxNode } | undefined = {
+    failure: first,
+    root: syntaxOf(parsed.program),
+  };
+  const placeholders: number[] = [];
+  while (failed !== undefined && issues.length < MAX_CHECK_ISSUES) {
+    const { failure, root } = failed;
+    const found = checkIssues(failure, source.text, functions);
+    if (parsed.mapped) issues.push(...found.map((i) => placeIssue(i, source)));
+    else issues.push(...found.map((i) => ({ detail: i.detail })));
+    // cel-go gives a literal of mixed types the error type: the literal is what stops being checked
+    const node = failure.code.startsWith("heterogeneous_") ? literalOf(root, failure.node) : failure.node;
+    if (node === undefined) break;
+    source = applyEdits(source, [{ at: node.start, remove: node.end - node.start, insert: PLACEHOLDER }]);
+    placeholders.push(source.origin[node.start]!);
+    failed = recheck(env, source.text);
+    const next = failed?.failure.node;
+    if (next !== undefined && placeholders.includes(originalOffset(source, next.start))) break;
+  }
+  return issues;
+}
+
+/** The list or map literal `node` is an element, key or value of (an optional literal's wrapper call counts). */
+function literalOf(root: SyntaxNode, node: SyntaxNode | undefined): SyntaxNode | undefined {
+  if (node === undefined) return undefined;
+  const visit = (n: SyntaxNode, parents: readonly SyntaxNode[]): SyntaxNode | undefined => {
+    if (n === node) return parents.findLast((p) => p.op === "list" || p.op === "map");
+    for (const c of syntaxChildren(n)) {
+      const found = visit(c, n.op === "list" || n.op === "map" ? [n] : parents);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(root, []);
+}
+
+/** The first check error of a text and the tree it is in, if the text parses and fails the check. */
+function recheck(env: CelEnvironment, text: string): { failure: CheckFailure; root: SyntaxNode } | undefined {
+  let program: EngineProgram;
+  try {
+    program = parseExpression(env.engine, text);
+  } catch {
+    return undefined;
+  }
+  renameMethodCalls(syntaxOf(program), env.renames);
+  const check = typeCheck(program);
+  return check.valid ? undefined : { failure: check, root: syntaxOf(program) };
+}
+
+/** How many times the type check runs again after typed rewrites (nested `duration + timestamp` sums). */
+const MAX_TYPED_REWRITES = 8;
+
 /** Compiles one expression in an environment (see the module comment for the steps). */
 export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
   // An unchecked program looks its variables up when it runs: it needs them declared.
   if (env.bound !== undefined && options.typeCheck === false) return compileExpression(env.bound.full(), text, options);
-  const parsed = parseAndRewrite(env, text);
+  let parsed = parseAndRewrite(env, text);
   if (parsed.kind === "failed") return parsed;
-  const program = parsed.program;
-  const syntax = syntaxOf(program);
-  renameMethodCalls(syntax, env.renames);
+  renameMethodCalls(syntaxOf(parsed.program), env.renames);
   let outputType = "dyn";
   if (options.typeCheck !== false) {
     // A child of extendEach: its variables are typed on the tree; anything else compiles in the ordinary child
-    // (a macro that rebinds one of them, and every failure, so that errors are worded from the same declarations).
+    // (a macro that rebinds one of them, a typed rewrite, and every failure, so that errors are worded from the
+    // same declarations).
     const bound = env.bound;
-    if (bound !== undefined && !presetVariableTypes(syntax, bound.types)) {
+    if (bound !== undefined && !presetVariableTypes(syntaxOf(parsed.program), bound.types)) {
       return compileExpression(bound.full(), text, options);
     }
-    const check = typeCheck(program);
+    let check = typeCheck(parsed.program);
+    // step 6b: `duration + timestamp` as cel-go types it (rewrite.ts), checked again
+    for (let n = 0; n < MAX_TYPED_REWRITES; n++) {
+      const swapped = durationPlusTimestamp(parsed.parsed, syntaxOf(parsed.program));
+      if (swapped === undefined) break;
+      if (bound !== undefined) return compileExpression(bound.full(), text, options);
+      parsed = { ...parsed, program: parseExpression(env.engine, swapped.text), parsed: swapped };
+      renameMethodCalls(syntaxOf(parsed.program), env.renames);
+      check = typeCheck(parsed.program);
+    }
     if (!check.valid) {
       if (bound !== undefined) return compileExpression(bound.full(), text, options);
-      // Positions refer to the text that was checked: none when the source was rewritten.
-      const issues = parsed.rewritten
-        ? [{ detail: checkErrorText(check.summary) }]
-        : checkIssues(check, parsed.parsed.text, declaredFunctionNames(env.engine)).map((i) =>
-            placeIssue(i, parsed.parsed),
-          );
-      return compileError(checkErrorText(check.summary), issues);
+      return compileError(checkErrorText(check.summary), allCheckIssues(env, parsed, check));
     }
     outputType = check.type;
     const expected = options.expectedType;
@@ -286,13 +366,15 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
       return { kind: "failed", reason: "type", message: `must evaluate to ${expected}`, outputType };
     }
   }
+  const program = parsed.program;
+  const syntax = syntaxOf(program);
   const cost = estimateCost(syntax, env.cost);
   applyOverrides(syntax, env.overrides);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
   const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
   return {
     kind: "compiled",
-    program: { syntax, engine: program, rootCost, source: parsed.rewritten ? undefined : parsed.parsed },
+    program: { syntax, engine: program, rootCost, source: parsed.mapped ? parsed.parsed : undefined },
     outputType,
     cost,
   };

@@ -20,7 +20,8 @@
  * The functions the rewrites call are in libraries/core.ts; the cost estimator recognises the rewrites
  * (cost/comprehensions.ts) and costs them as cel-go costs the original.
  */
-import { callOf, identifierName, type SyntaxNode, syntaxChildren } from "./engine.js";
+import { callOf, checkedTypeName, identifierName, type SyntaxNode, syntaxChildren } from "./engine.js";
+import { applyEdits, type MappedText, type TextEdit } from "./source-map.js";
 
 function isSelectChain(n: SyntaxNode): boolean {
   if (n.op === "id") return true;
@@ -158,4 +159,53 @@ function twoVariableComprehension(
     default:
       return undefined;
   }
+}
+
+const DURATION_TYPE = "google.protobuf.Duration";
+const TIMESTAMP_TYPE = "google.protobuf.Timestamp";
+
+/**
+ * `duration + timestamp`, which the engine types as a duration where cel-go's `add_duration_timestamp` overload
+ * gives a timestamp: after a type check, each such sum (found by its operands' checked types) is written
+ * `(timestamp) + (duration)`, the same value of the same cost, for the text to be checked again. Undefined when the
+ * checked tree has none.
+ */
+export function durationPlusTimestamp(source: MappedText, syntax: SyntaxNode): MappedText | undefined {
+  const edits: TextEdit[] = [];
+  const visit = (n: SyntaxNode): void => {
+    if (n.op === "+") {
+      const [l, r] = n.args;
+      if (checkedTypeName(l) === DURATION_TYPE && checkedTypeName(r) === TIMESTAMP_TYPE) {
+        edits.push(swapped(source.text, n.start, source.text.lastIndexOf("+", r.start), n.end));
+        return;
+      }
+    }
+    for (const c of syntaxChildren(n)) visit(c);
+  };
+  visit(syntax);
+  return edits.length === 0 ? undefined : applyEdits(source, edits);
+}
+
+/** Parentheses opened minus closed in a text, outside its string literals. */
+function parenBalance(text: string): number {
+  const bare = text.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "");
+  return (bare.match(/\(/g)?.length ?? 0) - (bare.match(/\)/g)?.length ?? 0);
+}
+
+/**
+ * The edit that swaps the operands of the sum from `start` to `end` whose `+` is at `plus`. A node's range leaves out
+ * the parentheses around its first and last operand, so each side takes the ones it lacks.
+ */
+function swapped(text: string, start: number, plus: number, end: number): TextEdit {
+  let from = start;
+  for (let open = -parenBalance(text.slice(start, plus)); open > 0 && from > 0; from--) {
+    if (text[from - 1] === "(") open--;
+  }
+  let to = end;
+  for (let close = parenBalance(text.slice(plus + 1, end)); close > 0 && to < text.length; to++) {
+    if (text[to] === ")") close--;
+  }
+  const left = text.slice(from, plus);
+  const right = text.slice(plus + 1, to);
+  return { at: from, remove: to - from, insert: `(${right.trim()}) + (${left.trim()})` };
 }

@@ -219,6 +219,23 @@ describe("compileExpression: failures in cel-go's wording", () => {
       expr: "request.name ==\n  request.nope",
       text: "ERROR: <input>:2:10: undefined field 'nope'\n |   request.nope\n | .........^",
     },
+    // every error the checker finds, in the order of their positions (cel-go Errors.ToDisplayString)
+    {
+      expr: "request.name > 1 && request.nope == limit.size()",
+      text: [
+        "ERROR: <input>:1:14: found no matching overload for '_>_' applied to '(string, int)'\n | request.name > 1 && request.nope == limit.size()\n | .............^",
+        "ERROR: <input>:1:28: undefined field 'nope'\n | request.name > 1 && request.nope == limit.size()\n | ...........................^",
+        "ERROR: <input>:1:47: found no matching overload for 'size' applied to 'int.()'\n | request.name > 1 && request.nope == limit.size()\n | ..............................................^",
+      ].join("\n"),
+    },
+    {
+      expr: "[1, 'a'] == [true, 2] || limit.x",
+      text: [
+        "ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'] == [true, 2] || limit.x\n | ....^",
+        "ERROR: <input>:1:20: expected type 'bool' but found 'int'\n | [1, 'a'] == [true, 2] || limit.x\n | ...................^",
+        "ERROR: <input>:1:31: type 'int' does not support field selection\n | [1, 'a'] == [true, 2] || limit.x\n | ..............................^",
+      ].join("\n"),
+    },
   ])("formats the issues of $expr as cel-go prints them", ({ expr, text }) => {
     const r = compileExpression(policyEnvironment(), expr);
     expect(r.kind === "failed" && r.reason === "compile" && formatIssues(expr, r.issues)).toBe(text);

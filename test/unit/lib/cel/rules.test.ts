@@ -343,6 +343,14 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     ]);
   });
 
+  it("prints every compile error of a rule, one after the other as cel-go's Issues.String() joins them", async () => {
+    const rule = "self.name > 1 && self.nope == 1";
+    const set = await widgetBundle(props, [{ rule }]);
+    expect(errors(set)).toEqual([
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"${rule}","Message":"","MessageExpression":"","FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:11: found no matching overload for '_>_' applied to '(string, int)'\n | ${rule}\n | ..........^\nERROR: <input>:1:22: undefined field 'nope'\n | ${rule}\n | .....................^`,
+    ]);
+  });
+
   it("words calls without a matching overload and literals of mixed types as cel-go's checker", async () => {
     const set = await widgetBundle(props, [
       { rule: "self.name.startsWith(1)" },

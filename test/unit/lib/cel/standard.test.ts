@@ -101,6 +101,17 @@ describe("timestamps and durations", () => {
       expr: "timestamp('2020-01-01T00:00:00.999999999Z') + duration('1ns') == timestamp('2020-01-01T00:00:01Z')",
       want: true,
     },
+    // duration + timestamp is a timestamp (cel-go add_duration_timestamp), however the operands are written
+    {
+      expr: "duration('1ns') + timestamp('2020-01-01T00:00:00.999999999Z') == timestamp('2020-01-01T00:00:01Z')",
+      want: true,
+    },
+    { expr: "(duration('1h') + timestamp('2020-01-01T00:00:00Z')).getHours()", want: 1n },
+    {
+      expr: "string(duration('1s') + ((duration('1s')) + (timestamp('2020-01-01T00:00:00Z'))))",
+      want: "2020-01-01T00:00:02Z",
+    },
+    { expr: "duration('1s') + timestamp('9999-12-31T23:59:59Z')", want: "error: timestamp overflow" },
   ])("$expr", ({ expr, want }) => {
     expect(run(expr)).toEqual(want);
   });
