@@ -1,7 +1,7 @@
 /**
  * cel-go's `traits.Comparer` and `traits.Adder` over tollgate's CEL values, as the list functions use them
  * (cel-go common/types: `Int.Compare`, `Double.Compare`, ..., `Int.Add`, `Duration.Add`): comparisons cross the
- * numeric types (`1 < 1.5u` compares values exactly), a NaN double cannot be ordered, strings order by their UTF-8
+ * numeric types (int and uint exactly, an integer and a double as doubles), a NaN double cannot be ordered, strings order by their UTF-8
  * bytes, timestamps and durations to the nanosecond; additions fail on int64 / uint64 overflow.
  */
 import { Duration, runtimeTypeName, UnsignedInt } from "./engine.js";
@@ -26,15 +26,15 @@ function integer(v: unknown): bigint | undefined {
   return undefined;
 }
 
-/** Exact comparison of an integer with a double (cel-go compares across types without rounding the integer). */
-function compareIntegerDouble(i: bigint, d: number): number | undefined {
+/**
+ * An integer compared with a double as cel-go compares them (common/types/compare.go compareDoubleInt): outside the
+ * int64 / uint64 range the double decides, else the integer is converted to a double, rounding to the nearest as
+ * Go's float64() does (9223372036854775807 equals 9223372036854775808.0). Undefined for NaN.
+ */
+export function compareIntegerDouble(i: bigint, d: number): number | undefined {
   if (Number.isNaN(d)) return undefined;
-  if (d === Number.POSITIVE_INFINITY) return -1;
-  if (d === Number.NEGATIVE_INFINITY) return 1;
-  const whole = BigInt(Math.trunc(d));
-  if (i !== whole) return i < whole ? -1 : 1;
-  const fraction = d - Math.trunc(d);
-  return fraction > 0 ? -1 : fraction < 0 ? 1 : 0;
+  const x = Number(i);
+  return x < d ? -1 : x > d ? 1 : 0;
 }
 
 /** cel-go `Compare`: -1, 0 or 1, or undefined when the two values cannot be ordered (a NaN, unlike types). */

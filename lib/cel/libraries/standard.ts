@@ -47,6 +47,7 @@ import {
 } from "../implementations/time.js";
 import { RAW, StructValue } from "../schema-types.js";
 import { Duration, durationNanos, durationValue, goTimeOf, timestampValue } from "../time-values.js";
+import { compareIntegerDouble } from "../value-traits.js";
 import { type CelLibrary, type LibraryOverride, libraryCall } from "./library.js";
 
 const TIMESTAMP = "google.protobuf.Timestamp";
@@ -167,11 +168,33 @@ function compareTime(a: unknown, b: unknown): number | undefined {
   return undefined;
 }
 
+/** An int or uint as a bigint, else undefined. */
+function integerValue(v: unknown): bigint | undefined {
+  return typeof v === "bigint" ? v : v instanceof UnsignedInt ? v.valueOf() : undefined;
+}
+
+/** cel-go's comparison of an integer with a double (compareIntDouble: as doubles); undefined for other operands. */
+function compareMixedNumbers(a: unknown, b: unknown): number | undefined {
+  const ia = integerValue(a);
+  if (ia !== undefined && typeof b === "number") return compareIntegerDouble(ia, b);
+  const ib = integerValue(b);
+  if (ib !== undefined && typeof a === "number") {
+    const c = compareIntegerDouble(ib, a);
+    return c === undefined ? undefined : -c;
+  }
+  return undefined;
+}
+
+/** A comparison operator on timestamps, durations, and an integer with a double (the engine's for the others). */
 function comparison(test: (c: number) => boolean): LibraryOverride {
-  return timeOperator((a, b) => {
-    const c = compareTime(a, b);
-    return c === undefined ? ENGINE_HANDLER : test(c);
-  });
+  return {
+    operandTypes: [TIMESTAMP, DURATION, "double"],
+    run: libraryCall((args: readonly unknown[]) => {
+      const [a, b] = args;
+      const c = compareTime(a, b) ?? compareMixedNumbers(a, b);
+      return c === undefined ? ENGINE_HANDLER : test(c);
+    }),
+  };
 }
 
 /** The accessors of timestamps (with an optional zone) and durations. */

@@ -140,6 +140,23 @@ describe("integer overflow and runtime errors in cel-go's words", () => {
   });
 });
 
+describe("an integer compared with a double, as cel-go compares them (compareIntDouble: as doubles)", () => {
+  it.each([
+    // 9223372036854775807 and 9223372036854775806.0 are both 2^63 as doubles
+    { expr: "9223372036854775807 > 9223372036854775806.0", want: false },
+    { expr: "dyn(9223372036854775808.0) > 9223372036854775807", want: false },
+    { expr: "dyn(9223372036854775808.0) <= 9223372036854775807", want: true },
+    { expr: "dyn(9223372036854775807) >= 9223372036854775808.0", want: true },
+    { expr: "dyn(9223372036854775807) < 9223372036854775808.0", want: false },
+    { expr: "dyn(18446744073709551615u) >= 18446744073709551616.0", want: true },
+    { expr: "x < 2.5", x: 2n, want: true },
+    { expr: "x > 1.0", x: 1n, want: false },
+    { expr: "-9223372036854775808 < -9223372036854775809.0", want: false },
+  ])("$expr", ({ expr, x, want }) => {
+    expect(run(expr, x)).toEqual(want);
+  });
+});
+
 describe("bytes ordering", () => {
   it.each([
     { expr: "b'a' < b'b'", want: true },
