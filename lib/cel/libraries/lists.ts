@@ -7,8 +7,9 @@ import { type CallCostEstimator, type CostOperand, listElement, sizeOf } from ".
 import { add, byFactor, fixed, mul, ONE, type Range, STRING_TRAVERSAL, U64, union } from "../cost/range.js";
 import { always, firstOperandTree, type RuntimeCharge } from "../cost/runtime.js";
 import { actualSize } from "../cost/value-size.js";
-import { type EngineRegistrar, Optional } from "../engine.js";
+import { type EngineRegistrar, Optional, runtimeTypeName } from "../engine.js";
 import { celEquals } from "../equality.js";
+import { LibraryError } from "../implementations/error.js";
 import {
   isSorted,
   listDistinct,
@@ -209,9 +210,22 @@ const flattenCharge: RuntimeCharge = (ops) => {
   return allocatingListCharge(depth, size);
 };
 
+/**
+ * `flatten()` on a dyn receiver, which the engine dispatches on the element types: cel-go's overloads have their
+ * type guards disabled (ext/lists.go), so any list is flattened, its elements that are not lists kept as they are,
+ * and any other value fails with `no such overload: string.flatten()`.
+ */
+const dynFlatten = libraryCall((args: readonly unknown[]) => {
+  const [l, depth] = args;
+  if (Array.isArray(l) && (depth === undefined || typeof depth === "bigint")) return listFlatten(l, depth ?? 1n);
+  const types = args.slice(1).map(runtimeTypeName).join(", ");
+  throw new LibraryError(`no such overload: ${runtimeTypeName(l)}.flatten(${types})`, "no_such_overload");
+});
+
 export const LISTS_EXTENSION: CelLibrary = {
   name: "lists extension",
   register: registerListsExtension,
+  overrides: { ".flatten": { operandTypes: [], run: dynFlatten } },
   callCosts: {
     slice: (target, args) => {
       if (target === undefined || args.length !== 2) return undefined;

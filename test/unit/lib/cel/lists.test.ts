@@ -63,6 +63,14 @@ describe("lists extension", () => {
     expect(run("x.flatten(-1)", [1n, [2n]])).toBe("error: level must be non-negative");
   });
 
+  it("flattens a dyn list whose elements are not all lists, keeping the others (cel-go's type guards are off)", () => {
+    expect(run("x.flatten()", [1n, [2n, [3n]]])).toEqual([1n, 2n, [3n]]);
+    expect(run("x.flatten()", ["a", "b"])).toEqual(["a", "b"]);
+    expect(run("dyn([1, 2]).flatten() == [1, 2]")).toBe(true);
+    expect(run("x.flatten()", "abc")).toBe("error: no such overload: string.flatten()");
+    expect(run("x.flatten(1)", { a: 1n })).toBe("error: no such overload: map.flatten(int)");
+  });
+
   it("sorts a dyn list of mixed types with cel-go's error", () => {
     expect(run("x.sort()", [3n, "a", 1n])).toBe("error: list elements must have the same type");
   });
