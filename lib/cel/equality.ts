@@ -7,7 +7,7 @@
  */
 import { goJson } from "../field/message.js";
 import { deepEqualJson } from "../schema/equality.js";
-import type { ListOperatorHooks } from "./engine.js";
+import { type ListOperatorHooks, UnsignedInt } from "./engine.js";
 import { LIST_TYPES, RAW, StructValue } from "./schema-types.js";
 import { goTimeOf } from "./time-values.js";
 
@@ -17,11 +17,22 @@ function instantKey(d: Date): string {
   return `${t.seconds}.${t.nanos}`;
 }
 
-/** CEL equality of two values (numeric types compare across int and double, as cel-go at runtime). */
+/** An int or uint as a bigint, a double as a number; undefined for other values. */
+function numeric(v: unknown): bigint | number | undefined {
+  if (typeof v === "bigint" || typeof v === "number") return v;
+  return v instanceof UnsignedInt ? v.valueOf() : undefined;
+}
+
+/**
+ * CEL equality of two values. Numbers compare across int, uint and double as cel-go does at run time (Int.Equal,
+ * Uint.Equal, Double.Equal): integers exactly, an integer and a double as doubles.
+ */
 export function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if ((typeof a === "bigint" || typeof a === "number") && (typeof b === "bigint" || typeof b === "number")) {
-    return Number(a) === Number(b) && (typeof a !== "bigint" || typeof b !== "bigint" || a === b);
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined && nb !== undefined) {
+    return typeof na === "bigint" && typeof nb === "bigint" ? na === nb : Number(na) === Number(nb);
   }
   if (a === null || b === null || a === undefined || b === undefined) return false;
   if (Array.isArray(a)) return Array.isArray(b) && listEquals(a, b);

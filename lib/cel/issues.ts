@@ -15,7 +15,7 @@
 import { BINARY_FUNCTIONS } from "./cost/builtins.js";
 import { splitTopLevel } from "./cost/type-names.js";
 import { callOf, checkedTypeName, type SourceRange, type SyntaxNode } from "./engine.js";
-import { OPTIONAL_LITERAL_FUNCTIONS } from "./optional-literals.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "./pre-parse.js";
 import { type MappedText, originalOffset } from "./source-map.js";
 
 /** One issue: cel-go's text and the offset in the expression it points at, when known. */
@@ -152,7 +152,7 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
   const mismatch = /expected type '(.*)' but found '(.*)'$/.exec(e.summary);
   if (mismatch !== null && e.code.startsWith("heterogeneous_")) {
     // cel-go's checker (HomogeneousAggregateLiterals): typeMismatch
-    // In a literal with optional entries the engine checks the values as optionals (optional-literals.ts).
+    // In a literal with optional entries the engine checks the values as optionals (pre-parse.ts).
     const inOptionalLiteral = (Object.values(OPTIONAL_LITERAL_FUNCTIONS) as string[]).includes(
       callOf(node)?.name ?? "",
     );

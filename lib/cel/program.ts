@@ -4,7 +4,8 @@
  *
  * Compiling (cel-go `env.Compile` plus the API server's checks) runs these steps:
  *
- * 1. rewrite optional entries of list and map literals (optional-literals.ts), and parse;
+ * 1. rewrite what the engine's parser reads differently (pre-parse.ts: optional literal entries, bytes literals,
+ *    doubles without a leading zero), and parse;
  * 2. refuse engine built-ins Kubernetes 1.36 does not have (`json`, `hex`, `base64`, `at`, `cel.bind`), on the tree
  *    as written;
  * 3. rewrite the source where the engine's language differs from cel-go's (rewrite.ts), and parse again;
@@ -49,7 +50,7 @@ import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
 import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues.js";
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
-import { rewriteOptionalLiterals } from "./optional-literals.js";
+import { preParse } from "./pre-parse.js";
 import { durationPlusTimestamp, rewriteSource } from "./rewrite.js";
 import { runtimeErrorText } from "./runtime-errors.js";
 import { applyEdits, type MappedText, originalOffset, unmapped } from "./source-map.js";
@@ -63,8 +64,8 @@ export interface CelProgram {
   /** The runtime cost every evaluation starts with (charged before anything runs). */
   readonly rootCost: number;
   /**
-   * The text `syntax` was parsed from, mapped to the expression's text (they differ where optional literal entries
-   * were rewritten); undefined when a rewrite of rewrite.ts changed it in ways that do not map back.
+   * The text `syntax` was parsed from, mapped to the expression's text (they differ where pre-parse.ts rewrote
+   * it); undefined when a rewrite of rewrite.ts changed it in ways that do not map back.
    */
   readonly source: MappedText | undefined;
 }
@@ -173,8 +174,8 @@ function checkErrorText(summary: string): string {
 }
 
 /**
- * The program of an expression, parsed from `parsed.text`: the expression with its optional literal entries
- * rewritten (optional-literals.ts), mapped to the original, or (`mapped` false) a text rewrite.ts changed, whose
+ * The program of an expression, parsed from `parsed.text`: the expression as pre-parse.ts rewrote it, mapped to
+ * the original, or (`mapped` false) a text rewrite.ts changed, whose
  * offsets do not map back.
  */
 interface Parsed {
@@ -187,7 +188,7 @@ interface Parsed {
 /** Steps 1 to 4: the parsed, rewritten program, or the compile failure. */
 function parseAndRewrite(env: CelEnvironment, text: string): Parsed | Failure {
   let program: EngineProgram;
-  let parsed = rewriteOptionalLiterals(text);
+  let parsed = preParse(text);
   let mapped = true;
   try {
     program = parseExpression(env.engine, parsed.text);

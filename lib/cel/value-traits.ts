@@ -1,8 +1,9 @@
 /**
  * cel-go's `traits.Comparer` and `traits.Adder` over tollgate's CEL values, as the list functions use them
  * (cel-go common/types: `Int.Compare`, `Double.Compare`, ..., `Int.Add`, `Duration.Add`): comparisons cross the
- * numeric types (int and uint exactly, an integer and a double as doubles), a NaN double cannot be ordered, strings order by their UTF-8
- * bytes, timestamps and durations to the nanosecond; additions fail on int64 / uint64 overflow.
+ * numeric types (int and uint exactly, an integer and a double as doubles), a NaN double cannot be ordered,
+ * strings order by their UTF-8 bytes, timestamps and durations to the nanosecond; additions fail on int64 / uint64
+ * overflow.
  */
 import { Duration, runtimeTypeName, UnsignedInt } from "./engine.js";
 import { noSuchOverload } from "./implementations/error.js";

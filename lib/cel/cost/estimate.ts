@@ -10,7 +10,7 @@
  * (cardinality.ts).
  */
 import { identifierName, type SyntaxCall, type SyntaxNode } from "../engine.js";
-import { OPTIONAL_LITERAL_FUNCTIONS } from "../optional-literals.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "../pre-parse.js";
 import { BINARY_FUNCTIONS, builtinCallCost } from "./builtins.js";
 import { type TwoVariable, twoVariableComprehension } from "./comprehensions.js";
 import {
@@ -195,7 +195,7 @@ class Coster {
     if (target === undefined) {
       if ((name === "__entries" || OPTIONAL_LITERAL_CALLS.has(name)) && args.length === 1) {
         // Outside the patterns below: the entries of a list or map stand for the list or map itself. The calls of
-        // an optional literal entry (../optional-literals.ts) stand for the literal and the entry's value: cel-go
+        // an optional literal entry (../pre-parse.ts) stand for the literal and the entry's value: cel-go
         // charges the literal only.
         const arg = this.visit(args[0]!);
         const out = this.info(e, arg.cost, arg.path);

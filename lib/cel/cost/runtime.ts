@@ -27,7 +27,7 @@ import {
   type SyntaxNode,
   syntaxChildren,
 } from "../engine.js";
-import { OPTIONAL_LITERAL_FUNCTIONS } from "../optional-literals.js";
+import { OPTIONAL_LITERAL_FUNCTIONS } from "../pre-parse.js";
 import { BINARY_FUNCTIONS, builtinRuntimeCharge } from "./builtins.js";
 import { twoVariableComprehension } from "./comprehensions.js";
 import { STRING_TRAVERSAL } from "./range.js";

@@ -32,7 +32,7 @@ function goValue(v: unknown): string {
   return v === null ? "null" : typeof v;
 }
 
-/** `[?x]`: x's value, or OMITTED (see ../optional-literals.ts). */
+/** `[?x]`: x's value, or OMITTED (see ../pre-parse.ts). */
 function optionalElement(v: unknown): unknown {
   if (v instanceof Optional) return v.hasValue() ? v.value() : OMITTED;
   throw celError(`cannot initialize optional list element from non-optional value ${goValue(v)}`);
@@ -104,7 +104,7 @@ function register(env: EngineRegistrar): void {
   env.registerFunction("__mergeMaps(list<dyn>): map<dyn, dyn>", (l: unknown[]) => mergeMaps(l));
   env.registerOperator("optional<A> == optional<A>", (a: Optional, b: Optional) => optionalEquals(a, b));
   env.registerOperator("optional<dyn> == null", () => false);
-  // optional entries of literals (../optional-literals.ts): typed as optionals so that the engine checks them
+  // optional entries of literals (../pre-parse.ts): typed as optionals so that the engine checks them
   env.registerFunction("__optElement(optional<A>): optional<A>", (v: unknown) => optionalElement(v));
   env.registerFunction("__optEntry(optional<A>): optional<A>", (v: unknown) => optionalEntry(v));
   env.registerFunction("__optPlain(A): optional<A>", (v: unknown) => v);

@@ -13,6 +13,7 @@
  *   `string(duration)`, `duration(int)`, and the ordering of bytes.
  */
 import { ENGINE_HANDLER, type EngineRegistrar, Optional, UnsignedInt } from "../engine.js";
+import { celEquals } from "../equality.js";
 import {
   boolFromString,
   checkedInt,
@@ -225,7 +226,20 @@ function intOperator(run: (a: bigint, b: bigint) => bigint): LibraryOverride {
   };
 }
 
+/**
+ * `x in list` with a dyn operand: cel-go tests the list's elements with its runtime equality, which crosses the
+ * numeric types (`dyn(3) in [3u]`); the engine's does not. Maps are left to the engine.
+ */
+const IN_LIST: LibraryOverride = {
+  operandTypes: ["list<dyn>"],
+  run: (args: readonly unknown[]) => {
+    const [x, list] = args;
+    return Array.isArray(list) ? list.some((e) => celEquals(x, e)) : ENGINE_HANDLER;
+  },
+};
+
 const OVERRIDES: Record<string, LibraryOverride> = {
+  _in_: IN_LIST,
   int: conversion(toInt),
   uint: conversion(toUint),
   double: conversion(toDouble),

@@ -1,7 +1,7 @@
 /**
  * Runs one cel-spec test through lib/cel's production path (`createCelEnvironment` with Kubernetes' libraries and
  * the test's declarations, `compileExpression`, `evaluate`) and
- * says whether it passed, failed (with a reason derived from what differs) or is out of scope (skip-rules.ts).
+ * says whether it passed, failed (with the reason classification.ts gives) or is out of scope (skip-rules.ts).
  *
  * - `type_env` identifiers become declarations; bound names without one are declared `dyn` when the test
  *   disables the type check. `disable_check` turns the check off.
@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileExpression, createCelEnvironment, evaluate as evaluateProgram } from "../../../lib/cel/index.js";
 import { caseKey } from "../corpus.js";
+import { classify } from "./classification.js";
 import type { KnownFailure } from "./known-failures.js";
 import { skipReason } from "./skip-rules.js";
 import { parseSimpleTestFile, type SpecFile, type SpecTest, type SpecValue } from "./textproto.js";
@@ -119,79 +120,15 @@ function describeResult(r: Result): string {
   return `binding not representable: ${r.message}`;
 }
 
-/**
- * Labels for failures whose engine message alone would mislead (e.g. "Unknown variable: i" for a two-variable
- * comprehension). Only the report uses them; the first match is put in front of the reason.
- */
-const REASON_LABELS: readonly { expr?: RegExp; reason?: RegExp; label: string }[] = [
-  {
-    expr: /\.(all|exists|existsOne|exists_one|transformList|transformMap|transformMapEntry)\(\s*\w+\s*,\s*\w+\s*,/,
-    reason: /Unknown variable|undeclared reference/,
-    label: "two-variable comprehensions missing",
-  },
-  {
-    expr: /\.(optMap|optFlatMap)\(/,
-    reason: /Unknown variable|undeclared reference/,
-    label: "optMap/optFlatMap missing",
-  },
-  {
-    reason: /(Unknown variable: |undeclared reference to ')net\b/,
-    label:
-      "cel-go's network extension (net.*) is not in Kubernetes' environment, which has its own ip and cidr library",
-  },
-  {
-    reason: /IPv4-mapped IPv6 address .* is not allowed/,
-    label: "Kubernetes' ip() refuses IPv4-mapped IPv6 addresses (apiserver pkg/cel/library/ip.go)",
-  },
-  {
-    expr: /\.format\(/,
-    reason: /wrong value|error during formatting/,
-    label:
-      "Kubernetes runs strings extension v2, whose format() is cel-go's locale formatter (ext/formatting.go: %f and %e only for doubles, x/text's scientific notation, NaN quoted in lists); these tests are for the version 4 formatter",
-  },
-  {
-    expr: /getMilliseconds/,
-    reason: /wrong value/,
-    label: "cel-go v0.26 (Kubernetes 1.36) returns a duration's total milliseconds (time.Duration.Milliseconds)",
-  },
-  {
-    expr: /(indexOf|lastIndexOf)\('a', 30\)/,
-    reason: /expected error/,
-    label: "cel-go v0.26 (Kubernetes 1.36) answers -1 for an offset past the end of the string",
-  },
-  {
-    expr: /duration\([^)]*\) \+ timestamp/,
-    reason: /no such overload/,
-    label: "the engine types duration + timestamp as a duration (timestamp + duration works)",
-  },
-  {
-    reason: /(Unknown variable: |undeclared reference to ')(strings|ip|cidr|math|base64)\b/,
-    label: "namespaced function missing",
-  },
-  {
-    reason: /List elements must have the same type|Map (key|value) uses wrong type/,
-    label: "heterogeneous literal rejected (homogeneousAggregateLiterals)",
-  },
-  { reason: /Unexpected token: QUESTION/, label: "optional entries in literals ({?k: v}, [?x]) unsupported" },
-  {
-    expr: /\b[bB][rR]['"]|\b[rR][bB]['"]/,
-    reason: /compile error: .*Unexpected/,
-    label: "raw bytes literals unsupported",
-  },
-  { expr: /`/, reason: /compile error: .*Unexpected/, label: "backtick-quoted field names unsupported" },
-  { reason: /Invalid time zone specified/, label: "numeric UTC offsets as time zones unsupported" },
-];
-
-function labelled(test: SpecTest, reason: string): string {
-  for (const l of REASON_LABELS) {
-    if ((l.expr === undefined || l.expr.test(test.expr)) && (l.reason === undefined || l.reason.test(reason))) {
-      return `${l.label}: ${reason}`;
-    }
+/** For a test that turns the type check off: the compile error of its expression with the check, if any. */
+function checkedError(test: SpecTest): string | undefined {
+  if (!test.disableCheck) return undefined;
+  const declarations: Record<string, string> = {};
+  for (const d of test.typeEnv) {
+    if (d.kind === "ident") declarations[d.name] = toDeclaration(d.type) ?? "dyn";
   }
-  if (test.disableCheck && /\|\||&&/.test(test.expr) && /eval error/.test(reason)) {
-    return `error not absorbed by || or && without the type check: ${reason}`;
-  }
-  return reason;
+  const compiled = compileExpression(createCelEnvironment({ variables: declarations }), test.expr);
+  return compiled.kind === "failed" ? compiled.message : undefined;
 }
 
 /** Runs one test. Never throws for an engine failure; a thrown error means a bug in the harness. */
@@ -201,12 +138,11 @@ export function runSpecCase(c: SpecCase): SpecOutcome {
   if (skip !== undefined) return { kind: "skipped", reason: skip };
 
   const result = evaluate(test);
-  const failed = (reason: string, want: string): SpecOutcome => {
-    const prefix = test.container !== "" ? `no container support (container ${test.container}): ` : "";
+  const failed = (derived: string, want: string): SpecOutcome => {
     return {
       kind: "failed",
       failure: {
-        reason: `${prefix}${labelled(test, reason)}`,
+        reason: classify({ key: c.key, test, derived, checkedError: checkedError(test) }),
         expr: oneLine(test.expr),
         want,
         got: describeResult(result),

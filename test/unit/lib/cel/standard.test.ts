@@ -157,6 +157,22 @@ describe("an integer compared with a double, as cel-go compares them (compareInt
   });
 });
 
+describe("equality across numeric types at run time (dyn), as cel-go's Int.Equal, Uint.Equal, Double.Equal", () => {
+  it.each([
+    { expr: "dyn(3) in [5u, 4u, 3u]", want: true },
+    { expr: "dyn(3u) in [5, 4, 3]", want: true },
+    { expr: "dyn(3.0) in [5u, 3u]", want: true },
+    { expr: "dyn(3u) in [5.0, 3.0]", want: true },
+    { expr: "x in [1.0, 2.0]", x: 2n, want: true },
+    { expr: "dyn(2u) in [3, 4]", want: false },
+    { expr: "dyn([1]) == [1.0]", want: true },
+    { expr: "dyn(2u) == 2", want: true },
+    { expr: "dyn(9223372036854775807) == 9223372036854775806", want: false },
+  ])("$expr", ({ expr, x, want }) => {
+    expect(run(expr, x)).toEqual(want);
+  });
+});
+
 describe("bytes ordering", () => {
   it.each([
     { expr: "b'a' < b'b'", want: true },

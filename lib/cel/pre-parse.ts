@@ -1,24 +1,31 @@
 /**
- * Optional entries in list and map literals (cel-go's optional syntax, which Kubernetes enables with
- * `cel.OptionalTypes()`): `[a, ?b]` holds b's value when the optional b has one and leaves the element out when it
- * is none; `{?k: v}` likewise holds or leaves out the entry `k`. The engine's parser does not know the `?` marker,
- * so before parsing, the marked literals are rewritten into calls of tollgate's own functions
- * (libraries/core.ts):
+ * What tollgate changes in an expression's text before the engine parses it, where the engine's parser reads
+ * cel-go's language differently (the rewritten text maps back to the original, source-map.ts, so compile errors
+ * point where cel-go points):
  *
- *     [a, ?b]      →  __optList([a, __optElement(b)])
- *     {?k: v, x: y} →  __optMap({k: __optEntry(v), x: y})
+ * - Optional entries of list and map literals (cel-go's optional syntax, which Kubernetes enables with
+ *   `cel.OptionalTypes()`): `[a, ?b]` holds b's value when the optional b has one and leaves the element out when it
+ *   is none; `{?k: v}` likewise holds or leaves out the entry `k`. The engine's parser does not know the `?` marker;
+ *   a literal with marked values becomes calls of tollgate's own functions (libraries/core.ts):
  *
- * `__optElement` and `__optEntry` are typed `optional<A> → A`, so the literal keeps cel-go's type (list<A>, map<K, V>)
- * and its homogeneous-literal check; at run time they unwrap a present optional and mark an empty one, and
- * `__optList` / `__optMap` drop the marked elements and entries. A marked value that is not an optional (possible
- * only through dyn) fails as cel-go fails (interpreter/interpretable.go evalList, evalMap). The cost estimator and
- * the runtime meter see through the four calls: cel-go charges the literal only.
+ *       [a, ?b]        →  __optList([__optPlain(a), __optElement(b)])
+ *       {?k: v, x: y}  →  __optMap({k: __optEntry(v), x: __optPlain(y)})
+ *
+ *   Every value is typed as an optional (`__optPlain: A → optional<A>`, the marked ones must already be optionals),
+ *   so the engine's homogeneous-literal check compares the values' types as cel-go's checker does, and
+ *   `__optList` / `__optMap` give `list<A>` / `map<K, V>`. At run time the wrappers unwrap a present optional and
+ *   mark an empty one, which the literal leaves out (cel-go interpreter evalList, evalMap); a marked dyn value that
+ *   is not an optional fails with cel-go's text. The cost estimator and the runtime meter see through the calls:
+ *   cel-go charges the literal only.
+ * - Bytes literals: characters beyond ASCII are the UTF-8 bytes of their text in cel-go (`b'ÿ'` is two bytes); the
+ *   engine took each character as one byte, so they are written as `\x` escapes. Raw bytes literals (`br'...'`),
+ *   which the engine does not parse, become plain ones with their backslashes escaped.
+ * - Doubles without a leading zero (`.5`), which the engine does not parse, get one.
  *
  * The scan knows CEL's tokens where it matters: string and bytes literals (quoted, triple-quoted, raw), comments,
  * and whether a `[` opens a list literal (after an operator or at the start) or an index (after an operand, where
  * `[?` is the optional index the engine parses itself). A `?` marks an entry only right after the literal's opening
- * bracket or a comma; elsewhere it is the conditional operator. The rewritten text maps back to the original
- * (source-map.ts), so compile errors point where cel-go points.
+ * bracket or a comma; elsewhere it is the conditional operator.
  */
 import { applyEdits, type MappedText, type TextEdit, unmapped } from "./source-map.js";
 
@@ -59,6 +66,7 @@ type Previous = "none" | "open" | "operand" | "operator" | "dot";
 
 const STRING_PREFIX = /^(?:[rR][bB]?|[bB][rR]?)$/;
 const IDENTIFIER = /[A-Za-z0-9_]/;
+const BEYOND_ASCII = /[\u0080-\uffff]/;
 
 /** The offset after a string literal that starts at `i` (its quote), raw or not. */
 function skipString(text: string, i: number, raw: boolean): number {
@@ -95,7 +103,7 @@ function skipBlank(text: string, i: number): number {
  * Where the operand token at `i` ends (a string or bytes literal, a quoted or plain identifier, a number), if one
  * starts there; `in` is the operator.
  */
-function operandEnd(text: string, i: number): { end: number; in: boolean } | undefined {
+function operandEnd(text: string, i: number): { end: number; in: boolean; edit?: TextEdit } | undefined {
   const c = text[i]!;
   if (c === "'" || c === '"') return { end: skipString(text, i, false), in: false };
   if (c === "`") {
@@ -107,9 +115,32 @@ function operandEnd(text: string, i: number): { end: number; in: boolean } | und
   while (j < text.length && (IDENTIFIER.test(text[j]!) || (/[0-9]/.test(c) && text[j] === "."))) j++;
   const word = text.slice(i, j);
   if (STRING_PREFIX.test(word) && (text[j] === "'" || text[j] === '"')) {
-    return { end: skipString(text, j, /[rR]/.test(word)), in: false };
+    const raw = /[rR]/.test(word);
+    const end = skipString(text, j, raw);
+    const edit = /[bB]/.test(word) ? bytesLiteralEdit(text, i, j, end, raw) : undefined;
+    return edit === undefined ? { end, in: false } : { end, in: false, edit };
   }
   return { end: j, in: word === "in" };
+}
+
+/**
+ * A bytes literal as the engine reads it right: its characters beyond ASCII as the `\x` escapes of their UTF-8
+ * bytes (cel-go encodes a bytes literal's text in UTF-8; the engine took each character as one byte), and a raw
+ * one (`br'...'`, which the engine does not parse) with its backslashes escaped. Undefined when it needs neither.
+ */
+function bytesLiteralEdit(text: string, start: number, quote: number, end: number, raw: boolean): TextEdit | undefined {
+  const q = text[quote]!;
+  const delimiter = text.startsWith(q.repeat(3), quote) ? q.repeat(3) : q;
+  const content = text.slice(quote + delimiter.length, Math.max(quote + delimiter.length, end - delimiter.length));
+  if (!raw && !BEYOND_ASCII.test(content)) return undefined;
+  let out = "";
+  for (const ch of content) {
+    if (raw && ch === "\\") out += "\\\\";
+    else if (ch.charCodeAt(0) > 0x7f) {
+      for (const byte of new TextEncoder().encode(ch)) out += `\\x${byte.toString(16).padStart(2, "0")}`;
+    } else out += ch;
+  }
+  return { at: start, remove: end - start, insert: `b${delimiter}${out}${delimiter}` };
 }
 
 function newFrame(kind: Frame["kind"], open: number, depth: number): Frame {
@@ -146,10 +177,13 @@ interface RankedEdit extends TextEdit {
   readonly rank: number;
 }
 
-/** Rewrites the optional entries of list and map literals; a text without any maps to itself. */
-export function rewriteOptionalLiterals(text: string): MappedText {
+/**
+ * The text the engine parses: optional entries of list and map literals rewritten, bytes literals and doubles
+ * written as the engine reads them (see the module comment); a text that needs none of it maps to itself.
+ */
+export function preParse(text: string): MappedText {
   const source = unmapped(text);
-  if (!text.includes("?")) return source;
+  if (!/[?.]|[bB][rR]?['"]|[rR][bB]['"]/.test(text) && !BEYOND_ASCII.test(text)) return source;
   const edits: RankedEdit[] = [];
   const stack: Frame[] = [];
   let previous: Previous = "none";
@@ -202,8 +236,13 @@ export function rewriteOptionalLiterals(text: string): MappedText {
         continue;
       } else top.current = { start: i, end: i, marked: false };
     }
-    const operand = operandEnd(text, i);
+    // A double written without its leading zero (`.5`), which the engine does not parse: `0.5`.
+    const leadingDot = c === "." && previous !== "operand" && /[0-9]/.test(text[i + 1] ?? "");
+    if (leadingDot) edits.push({ at: i, remove: 0, insert: "0", rank: 0 });
+    const operand = operandEnd(text, leadingDot ? i + 1 : i);
     if (operand !== undefined) {
+      // after every insertion at its place (rank)
+      if (operand.edit !== undefined) edits.push({ ...operand.edit, rank: 5000 });
       previous = operand.in ? "operator" : "operand";
       i = operand.end;
       continue;

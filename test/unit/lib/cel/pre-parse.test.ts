@@ -1,11 +1,12 @@
 /**
- * Optional entries of list and map literals (`[?x]`, `{?k: v}`; cel-go's optional syntax, on in Kubernetes), which
- * lib/cel/optional-literals.ts rewrites before the engine parses: values, cel-go's compile errors at cel-go's
- * positions, cel-go's runtime errors for dyn values, and the literal's cost (the rewrite costs nothing).
+ * What lib/cel/pre-parse.ts rewrites before the engine parses. Optional entries of list and map literals (`[?x]`,
+ * `{?k: v}`; cel-go's optional syntax, on in Kubernetes): values, cel-go's compile errors at cel-go's positions,
+ * cel-go's runtime errors for dyn values, and the literal's cost (the rewrite costs nothing). Bytes literals with
+ * characters beyond ASCII, raw bytes literals, and doubles without a leading zero.
  */
 import { describe, expect, it } from "vitest";
 import { compileExpression, createCelEnvironment, evaluate, formatIssues } from "../../../../lib/cel/index.js";
-import { rewriteOptionalLiterals } from "../../../../lib/cel/optional-literals.js";
+import { preParse } from "../../../../lib/cel/pre-parse.js";
 
 const env = createCelEnvironment({ variables: { m: "map<string, int>", d: "dyn" } });
 const m = new Map([["a", 1n]]);
@@ -95,14 +96,36 @@ describe("optional entries of literals: cost", () => {
   });
 });
 
-describe("rewriteOptionalLiterals", () => {
+describe("bytes literals and doubles as cel-go's parser reads them", () => {
+  const hex = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v);
+  it.each([
+    // a bytes literal's text is UTF-8 encoded
+    { expr: "b'ÿ'", want: "c3bf" },
+    { expr: "b'\\303\\277' == b'ÿ'", want: true },
+    { expr: "b'''€\n'''", want: "e282ac0a" },
+    { expr: "size(b'😀')", want: 4n },
+    // raw bytes keep their backslashes
+    { expr: "br'a\\x00'", want: "615c783030" },
+    { expr: 'bR"\\"', want: "5c" },
+    { expr: "rb'ÿ\\'", want: "c3bf5c" },
+    // a string literal is left alone
+    { expr: "'ÿ'.size()", want: 1n },
+    { expr: ".5 + .25 == 0.75", want: true },
+    { expr: ".99 > 9.9e-1", want: false },
+    { expr: "[1, 2][0] + 1", want: 2n },
+  ])("$expr", ({ expr, want }) => {
+    expect(hex(run(expr))).toEqual(want);
+  });
+});
+
+describe("preParse", () => {
   it("leaves a text without marked entries as it is", () => {
     const text = "self.a[?0].orValue(1) > 0 ? [x] : {'k': y.?z}";
-    expect(rewriteOptionalLiterals(text).text).toBe(text);
+    expect(preParse(text).text).toBe(text);
   });
 
   it("maps every offset of the rewritten text to the original", () => {
-    const r = rewriteOptionalLiterals("[?a, b]");
+    const r = preParse("[?a, b]");
     expect(r.text).toBe("__optList([__optElement(a), __optPlain(b)])");
     expect(r.origin[r.text.indexOf("a)")]).toBe(2);
     expect(r.origin[r.text.indexOf("b)")]).toBe(5);
