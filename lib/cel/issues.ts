@@ -130,8 +130,9 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
       ];
     }
   }
-  const selected = /^Cannot index type '(.*)'$/.exec(e.summary)?.[1];
-  if (e.code === "cannot_index_type" && node?.op === "." && selected !== undefined) {
+  const selected =
+    node?.op === "." ? (checkedTypeName(node.args[0]) ?? /^Cannot index type '(.*)'$/.exec(e.summary)?.[1]) : undefined;
+  if ((e.code === "cannot_index_type" || e.code === "invalid_index_type") && node?.op === "." && selected) {
     // cel-go's checker (typeDoesNotSupportFieldSelection), at the `.`
     return [
       {

@@ -287,16 +287,24 @@ function allCheckIssues(env: CelEnvironment, parsed: Parsed, first: CheckFailure
   while (failed !== undefined && issues.length < MAX_CHECK_ISSUES) {
     const { failure, root } = failed;
     const found = checkIssues(failure, source.text, functions);
-    if (parsed.mapped) issues.push(...found.map((i) => placeIssue(i, source)));
-    else issues.push(...found.map((i) => ({ detail: i.detail })));
+    // An error about an expression built on a placeholder is one cel-go's error type would not cause, unless it
+    // is about a name no declaration has.
+    const node = failure.node;
+    const about = node === undefined ? [] : [originalOffset(source, node.start), originalOffset(source, node.end)];
+    const onPlaceholder = placeholders.some((p) => p >= about[0]! && p <= about[1]!);
+    if (onPlaceholder && !found.every((i) => i.detail.startsWith("undeclared reference"))) break;
+    for (const i of found) {
+      const issue = parsed.mapped ? placeIssue(i, source) : { detail: i.detail };
+      // an undeclared function is reported with its undeclared receiver already (issues.ts)
+      if (!issues.some((o) => o.detail === issue.detail && o.offset === issue.offset)) issues.push(issue);
+    }
     // cel-go gives a literal of mixed types the error type: the literal is what stops being checked
-    const node = failure.code.startsWith("heterogeneous_") ? literalOf(root, failure.node) : failure.node;
-    if (node === undefined) break;
-    source = applyEdits(source, [{ at: node.start, remove: node.end - node.start, insert: PLACEHOLDER }]);
-    placeholders.push(source.origin[node.start]!);
+    const failedNode = failure.code.startsWith("heterogeneous_") ? literalOf(root, node) : node;
+    if (failedNode === undefined) break;
+    const span = { at: failedNode.start, remove: failedNode.end - failedNode.start, insert: PLACEHOLDER };
+    source = applyEdits(source, [span]);
+    placeholders.push(source.origin[failedNode.start]!);
     failed = recheck(env, source.text);
-    const next = failed?.failure.node;
-    if (next !== undefined && placeholders.includes(originalOffset(source, next.start))) break;
   }
   return issues;
 }
@@ -317,15 +325,15 @@ function literalOf(root: SyntaxNode, node: SyntaxNode | undefined): SyntaxNode |
 
 /** The first check error of a text and the tree it is in, if the text parses and fails the check. */
 function recheck(env: CelEnvironment, text: string): { failure: CheckFailure; root: SyntaxNode } | undefined {
-  let program: EngineProgram;
   try {
-    program = parseExpression(env.engine, text);
+    const program = parseExpression(env.engine, text);
+    renameMethodCalls(syntaxOf(program), env.renames);
+    const check = typeCheck(program);
+    return check.valid ? undefined : { failure: check, root: syntaxOf(program) };
   } catch {
+    // a text the placeholder made unparsable, or an engine fault: no further issues
     return undefined;
   }
-  renameMethodCalls(syntaxOf(program), env.renames);
-  const check = typeCheck(program);
-  return check.valid ? undefined : { failure: check, root: syntaxOf(program) };
 }
 
 /** How many times the type check runs again after typed rewrites (nested `duration + timestamp` sums). */

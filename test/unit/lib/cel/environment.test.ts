@@ -236,6 +236,22 @@ describe("compileExpression: failures in cel-go's wording", () => {
         "ERROR: <input>:1:31: type 'int' does not support field selection\n | [1, 'a'] == [true, 2] || limit.x\n | ..............................^",
       ].join("\n"),
     },
+    // names nobody declares are reported wherever they are; errors built on a failed expression are not
+    {
+      expr: "nope.f(1) + other",
+      text: [
+        "ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope.f(1) + other\n | ^",
+        "ERROR: <input>:1:7: undeclared reference to 'f' (in container '')\n | nope.f(1) + other\n | ......^",
+        "ERROR: <input>:1:13: undeclared reference to 'other' (in container '')\n | nope.f(1) + other\n | ............^",
+      ].join("\n"),
+    },
+    {
+      expr: "[?limit, ?labels.a] == 1",
+      text: [
+        "ERROR: <input>:1:3: expected type 'optional_type(int)' but found 'int'\n | [?limit, ?labels.a] == 1\n | ..^",
+        "ERROR: <input>:1:17: expected type 'optional_type(string)' but found 'string'\n | [?limit, ?labels.a] == 1\n | ................^",
+      ].join("\n"),
+    },
   ])("formats the issues of $expr as cel-go prints them", ({ expr, text }) => {
     const r = compileExpression(policyEnvironment(), expr);
     expect(r.kind === "failed" && r.reason === "compile" && formatIssues(expr, r.issues)).toBe(text);
