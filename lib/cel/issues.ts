@@ -159,7 +159,9 @@ export function checkIssues(e: CheckError, text: string, functions: ReadonlySet<
     );
     const unwrap = (t: string) => (inOptionalLiteral ? (/^optional<(.*)>$/.exec(t)?.[1] ?? t) : t);
     const [expected, found] = [celGoTypeName(unwrap(mismatch[1]!)), celGoTypeName(unwrap(mismatch[2]!))];
-    return [{ detail: `expected type '${expected}' but found '${found}'`, ...at(offset) }];
+    const value = inOptionalLiteral ? callOf(node)?.args[0] : node;
+    const place = value === undefined ? offset : expressionOffset(value, text);
+    return [{ detail: `expected type '${expected}' but found '${found}'`, ...at(place) }];
   }
   if (e.code === "incompatible_ternary_branches" && node?.op === "?:") {
     const types = /got '(.*)' and '(.*)'$/.exec(e.summary);
@@ -187,8 +189,33 @@ function optionalEntryIssue(node: SyntaxNode, text: string): CompileIssue | unde
   const marked = call?.name === OPTIONAL_LITERAL_FUNCTIONS.element || call?.name === OPTIONAL_LITERAL_FUNCTIONS.entry;
   if (!marked || call?.target !== undefined || value === undefined) return undefined;
   const t = celGoTypeName(checkedTypeName(value) ?? "dyn");
-  const offset = value.op === "." ? dotBefore(text, value.end - value.args[1].length) : value.start;
-  return { detail: `expected type 'optional_type(${t})' but found '${t}'`, offset };
+  return { detail: `expected type 'optional_type(${t})' but found '${t}'`, offset: expressionOffset(value, text) };
+}
+
+/**
+ * Where cel-go places an expression (its parser's position of the expression's id): a call at its `(`, a field
+ * selection at its `.`, an index at its `[`, an operator at the operator, anything else where it starts.
+ */
+function expressionOffset(node: SyntaxNode, text: string): number {
+  switch (node.op) {
+    case "call":
+    case "rcall":
+      return openParen(text, node);
+    case ".":
+    case ".?":
+      return dotBefore(text, node.end - node.args[1].length);
+    case "[]":
+    case "[?]":
+      return nextChar(text, "[", node.args[0].end);
+    case "?:":
+      return nextChar(text, "?", node.args[0].end);
+    default: {
+      const fn = OPERATOR_FUNCTIONS[node.op];
+      if (fn === undefined || node.op === "!_" || node.op === "-_" || !Array.isArray(node.args)) return node.start;
+      const left = (node.args as unknown as readonly SyntaxNode[])[0]!;
+      return nextChar(text, node.op, left.end);
+    }
+  }
 }
 
 /** cel-go's names of the operators (common/operators): the engine's operator to cel-go's function. */

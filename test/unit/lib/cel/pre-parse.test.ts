@@ -64,7 +64,7 @@ describe("optional entries of literals: compile errors in cel-go's words, where 
     },
     {
       expr: "[1, ?optional.of('a')] == []",
-      want: "ERROR: <input>:1:6: expected type 'int' but found 'string'\n | [1, ?optional.of('a')] == []\n | .....^",
+      want: "ERROR: <input>:1:17: expected type 'int' but found 'string'\n | [1, ?optional.of('a')] == []\n | ................^",
     },
     {
       expr: "[?m.?a] + 1",
