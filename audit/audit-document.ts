@@ -20,7 +20,9 @@ import {
   teamOf,
 } from "./findings.js";
 import { type Finding, identityKey, locationText, type ObjectRecord, type ObjectRef } from "./model.js";
-import type { KubeObject, SourceDoc } from "./sources/types.js";
+import { decodeRawPart } from "./sources/raw-part.js";
+import type { KubeObject, RawPart, SourceDoc } from "./sources/types.js";
+import type { PartResult } from "./workers/protocol.js";
 
 /** The previous snapshot's objects (`--previous`), by uid and identity. */
 export interface PreviousIndex {
@@ -115,4 +117,14 @@ export function auditDocument(doc: SourceDoc, ctx: AuditDocumentContext): Audite
     if (Array.isArray((status as Record<string, unknown>).fieldErrors)) record.hasFieldErrors = true;
   }
   return { record, findings: found };
+}
+
+/** Decodes and audits raw parts (a batch of the worker path), one result per part: on a worker or the main thread. */
+export function auditRawParts(parts: readonly RawPart[], ctx: AuditDocumentContext): PartResult[] {
+  const results: PartResult[] = [];
+  for (const part of parts) {
+    const docs = decodeRawPart(part);
+    results.push(typeof docs === "string" ? docs : docs.map((d) => auditDocument(d, ctx)));
+  }
+  return results;
 }

@@ -24,6 +24,7 @@ import {
   type AuditDocumentContext,
   type AuditedDocument,
   auditDocument,
+  auditRawParts,
   type PreviousIndex,
 } from "./audit-document.js";
 import type { PreviousReport } from "./compare.js";
@@ -110,6 +111,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
         for (const f of audited.findings) recorder.finding(f);
       },
       processDoc: (doc) => hooks.take(auditDocument(doc, ctx)),
+      auditParts: (parts) => auditRawParts(parts, ctx),
       unitDone: () => {
         units++;
       },

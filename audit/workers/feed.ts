@@ -20,6 +20,12 @@ export interface WorkerTuning {
   batchBytes?: number;
   /** Batches in flight per worker. Default 3. */
   inFlightPerWorker?: number;
+  /**
+   * While no worker has built its policy set yet, batches are audited on the main thread (whose set is compiled
+   * already), in batches of at most {@link LOCAL_BATCH_PARTS} parts so that the workers take over soon after they
+   * are ready: a small input ends before they have started, and a large one does not wait for them. Default true.
+   */
+  localUntilReady?: boolean;
   /** Tests only: a worker fails at its `atBatch`-th batch. */
   fault?: WorkerInit["fault"];
 }
@@ -28,6 +34,8 @@ export interface WorkerTuning {
 export interface FeedHooks {
   /** Keeps an audited document (in input order). */
   take(audited: AuditedDocument): void;
+  /** Decodes and audits a batch on the main thread, as a worker would (auditRawParts). */
+  auditParts(parts: readonly RawPart[]): PartResult[];
   /** Audits a document on the main thread (the rest of a unit read again, see `nested`). */
   processDoc(doc: SourceDoc): void;
   unitDone(): void;
@@ -80,6 +88,7 @@ export async function auditWithWorkers(
       batchParts,
       batchBytes: Math.max(1, tuning.batchBytes ?? 512 * 1024),
       maxInFlight: size * Math.max(1, tuning.inFlightPerWorker ?? 3),
+      localUntilReady: tuning.localUntilReady ?? true,
     });
     const limit = pLimit(concurrency);
     const start = (unit: SourceUnit): Started => {
@@ -97,10 +106,16 @@ export async function auditWithWorkers(
     }
     while (ahead.length > 0) await feed.unit(ahead.shift()!);
     await feed.drain();
+    pool.throwIfFailed();
   } finally {
     await pool.close();
   }
 }
+
+/** Most parts of a batch audited on the main thread while no worker is ready. */
+const LOCAL_BATCH_PARTS = 64;
+/** Most characters of text in such a batch. */
+const LOCAL_BATCH_CHARS = 64 * 1024;
 
 /** Batches the parts of units in order, sends them to the pool, and takes the results back in the same order. */
 class BatchFeed {
@@ -112,8 +127,13 @@ class BatchFeed {
   constructor(
     private readonly pool: WorkerPool,
     private readonly hooks: FeedHooks,
-    private readonly limits: { batchParts: number; batchBytes: number; maxInFlight: number },
+    private readonly limits: { batchParts: number; batchBytes: number; maxInFlight: number; localUntilReady: boolean },
   ) {}
+
+  /** Whether the next batch is audited here: no worker is ready yet. */
+  private get local(): boolean {
+    return this.limits.localUntilReady && !this.pool.anyReady;
+  }
 
   /** Every part of a started unit, then its end. */
   async unit(s: Started): Promise<void> {
@@ -138,13 +158,19 @@ class BatchFeed {
     this.entries.push({ unit: u, part: this.parts.length });
     this.parts.push(part);
     this.bytes += partChars(part);
-    if (this.parts.length >= this.limits.batchParts || this.bytes >= this.limits.batchBytes) await this.flush();
+    const local = this.local;
+    const maxParts = local ? Math.min(LOCAL_BATCH_PARTS, this.limits.batchParts) : this.limits.batchParts;
+    const maxChars = local ? Math.min(LOCAL_BATCH_CHARS, this.limits.batchBytes) : this.limits.batchBytes;
+    if (this.parts.length >= maxParts || this.bytes >= maxChars) await this.flush();
   }
 
   private async flush(): Promise<void> {
     if (this.entries.length === 0) return;
     while (this.queue.length >= this.limits.maxInFlight) await this.consumeOne();
-    const results = this.parts.length === 0 ? Promise.resolve([]) : this.pool.submit(this.parts);
+    let results: Promise<PartResult[]>;
+    if (this.parts.length === 0) results = Promise.resolve([]);
+    else if (this.local) results = Promise.resolve(this.hooks.auditParts(this.parts));
+    else results = this.pool.submit(this.parts);
     this.queue.push({ results, entries: this.entries });
     this.parts = [];
     this.entries = [];

@@ -27,6 +27,7 @@ export class WorkerPool {
   private failure: WorkerPoolError | undefined;
   private closed = false;
   private seq = 0;
+  private ready = 0;
   /** Per worker: how long it took to build its policy set (ms), once ready. */
   readonly loadMs: number[] = [];
 
@@ -52,6 +53,11 @@ export class WorkerPool {
     return this.slots.length;
   }
 
+  /** Whether a worker has built its policy set (it can take batches without waiting). */
+  get anyReady(): boolean {
+    return this.ready > 0;
+  }
+
   /** Decodes and audits `parts` on a worker: one result per part, in the parts' order. */
   submit(parts: RawPart[]): Promise<PartResult[]> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
@@ -68,6 +74,11 @@ export class WorkerPool {
     return done;
   }
 
+  /** Throws the pool's failure, if a worker failed (also one that failed while no batch was waiting for it). */
+  throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
   /** Stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
@@ -78,6 +89,7 @@ export class WorkerPool {
     switch (m.type) {
       case "ready":
         this.loadMs[index] = m.loadMs;
+        this.ready++;
         return;
       case "init-error":
         this.fail(`worker thread ${index} could not start: ${m.message}`);

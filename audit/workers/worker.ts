@@ -5,10 +5,9 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { compileWaivers } from "#lib";
-import { type AuditDocumentContext, auditDocument } from "../audit-document.js";
+import { type AuditDocumentContext, auditRawParts } from "../audit-document.js";
 import { loadPolicySource } from "../policies.js";
-import { decodeRawPart } from "../sources/raw-part.js";
-import type { FromWorker, PartResult, ToWorker, WorkerInit } from "./protocol.js";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("audit/workers/worker.ts runs in a worker thread only");
@@ -45,13 +44,7 @@ port.on("message", (m: ToWorker) => {
     if (init.fault !== undefined && init.fault.atBatch === n && init.fault.kind === "exit") process.exit(7);
     try {
       if (init.fault !== undefined && init.fault.atBatch === n) throw new Error("injected fault (test)");
-      const results: PartResult[] = [];
-      for (const part of m.parts) {
-        const docs = decodeRawPart(part);
-        const c = ctx;
-        results.push(typeof docs === "string" ? docs : docs.map((d) => auditDocument(d, c)));
-      }
-      post({ type: "result", seq: m.seq, results });
+      post({ type: "result", seq: m.seq, results: auditRawParts(m.parts, ctx) });
     } catch (err) {
       post({
         type: "batch-error",

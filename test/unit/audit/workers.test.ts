@@ -20,8 +20,8 @@ import { FIXED_START, FIXTURE_BUNDLE, FIXTURE_CURRENT, FIXTURE_WAIVERS } from ".
 const dir = mkdtempSync(join(tmpdir(), "tollgate-workers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Several batches per worker in flight, a few parts each. */
-const SMALL_BATCHES: WorkerTuning = { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3 };
+/** Several batches per worker in flight, a few parts each; every batch on a worker (none on the main thread). */
+const SMALL_BATCHES: WorkerTuning = { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, localUntilReady: false };
 
 interface RunOptions {
   bundle: string;
@@ -196,6 +196,34 @@ describe("runAudit on worker threads", { timeout: 30_000 }, () => {
     expect(report.counts.documents).toBeLessThan(10);
   });
 
+  it.each([
+    { name: "a large streamed YAML file", file: "local.yaml", text: () => largeYaml(300), json: false },
+    {
+      name: "a streamed JSON List with a bad item and a nested List",
+      file: "local.json",
+      text: () => largeJsonList(2500),
+      json: true,
+    },
+    {
+      name: "a JSON List parsed whole, with a bad item",
+      file: "local-whole.json",
+      text: () => largeJsonList(2500),
+      json: false,
+    },
+  ])(
+    "the main thread auditing the first batches while no worker is ready: $name gives the report of one thread",
+    async ({ file, text, json }) => {
+      const path = join(dir, file);
+      writeFileSync(path, text());
+      await expectSameReport({
+        bundle: json || file.endsWith(".json") ? "examples/policies" : FIXTURE_BUNDLE,
+        sources: [path],
+        tuning: { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, localUntilReady: true },
+        ...(json && { sourceOptions: { maxJsonParseBytes: 1024 } }),
+      });
+    },
+  );
+
   it("a worker that throws on a batch fails the run with a clear error", async () => {
     await expect(
       audit({
@@ -224,6 +252,8 @@ describe("runAudit on worker threads", { timeout: 30_000 }, () => {
         bundle: FIXTURE_BUNDLE,
         sources: ["examples/export"],
         workers: 2,
+        // Every batch waits for a worker (a small input would otherwise end on the main thread first).
+        tuning: { localUntilReady: false },
         policySource: { bundle: "examples/policies" },
       }),
     ).rejects.toThrow(
