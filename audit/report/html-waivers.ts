@@ -5,6 +5,7 @@
  */
 import type { AuditResult, Finding, WaiverRecord } from "../model.js";
 import { escapeHtml as h } from "./escape.js";
+import { type FactCollector, sharedFact } from "./shared-pass.js";
 
 /** Rows of the waived findings table at most (every waived finding is in findings.csv and report.json). */
 const WAIVED_MAX_ROWS = 2_000;
@@ -43,7 +44,20 @@ function waivedRow(f: Finding): string {
   return `<tr><td>${h(w.severity ?? "")}</td><td>${h(object)}</td><td><code>${h(f.field ?? "")}</code></td><td>${h(f.message)}</td><td><code>${h(w.name)}</code></td><td>${h(w.owner)}</td><td>${h(w.expires)}</td></tr>`;
 }
 
-/** The section, or nothing when the run had no waivers. Reads the findings once (the waived ones). */
+/** The first {@link WAIVED_MAX_ROWS} waived findings' rows and how many findings were waived (the shared pass). */
+const waivedRows = sharedFact((_run): FactCollector<{ rows: string[]; waived: number }> => {
+  const rows: string[] = [];
+  let waived = 0;
+  return {
+    finding(f) {
+      if (f.severity !== "waived" || f.waiver === undefined) return;
+      if (waived++ < WAIVED_MAX_ROWS) rows.push(waivedRow(f));
+    },
+    result: () => ({ rows, waived }),
+  };
+});
+
+/** The section, or nothing when the run had no waivers. */
 export function waiversSection(run: AuditResult): string {
   const list = run.waivers;
   if (list === undefined || list.length === 0) return "";
@@ -52,12 +66,7 @@ export function waiversSection(run: AuditResult): string {
     s === undefined
       ? ""
       : `<p>${s.total} waivers: ${s.active} active, ${s.expiring} expiring soon, ${s.expired} expired, ${s.unused} unused.</p>`;
-  const rows: string[] = [];
-  let waived = 0;
-  for (const f of run.findings) {
-    if (f.severity !== "waived" || f.waiver === undefined) continue;
-    if (waived++ < WAIVED_MAX_ROWS) rows.push(waivedRow(f));
-  }
+  const { rows, waived } = waivedRows(run);
   const more =
     waived > rows.length
       ? `\n<p>The table holds the first ${rows.length} of ${waived} waived findings; every one is in findings.csv.</p>`

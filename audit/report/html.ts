@@ -12,6 +12,7 @@ import { PAGE_ROWS, SCRIPT, STYLE } from "./html-assets.js";
 import { passBar, trendChart, trendPoints } from "./html-charts.js";
 import { groupTable, kindTable, notesSection, resolvedSection } from "./html-sections.js";
 import { WAIVERS_STYLE, waiverNote, waiversSection } from "./html-waivers.js";
+import { type FactCollector, sharedFact } from "./shared-pass.js";
 import { Chunker } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
@@ -68,22 +69,24 @@ function rowOf(f: Finding, isNew: boolean, hidden: boolean): string {
 
 type KindCounts = Map<string, { violation: number; warning: number; total: number }>;
 
-/** Findings by kind: the one pass over the findings before the table. */
-function countKinds(run: AuditResult): KindCounts {
+/** Findings by kind, counted before the table (the shared pass). */
+const countKinds = sharedFact((_run): FactCollector<KindCounts> => {
   const counts: KindCounts = new Map();
-  for (const f of run.findings) {
-    const k = f.object === undefined ? "(none)" : `${f.object.apiVersion}/${f.object.kind}`;
-    let c = counts.get(k);
-    if (c === undefined) {
-      c = { violation: 0, warning: 0, total: 0 };
-      counts.set(k, c);
-    }
-    if (f.severity === "violation") c.violation++;
-    if (f.severity === "warning") c.warning++;
-    c.total++;
-  }
-  return counts;
-}
+  return {
+    finding(f) {
+      const k = f.object === undefined ? "(none)" : `${f.object.apiVersion}/${f.object.kind}`;
+      let c = counts.get(k);
+      if (c === undefined) {
+        c = { violation: 0, warning: 0, total: 0 };
+        counts.set(k, c);
+      }
+      if (f.severity === "violation") c.violation++;
+      if (f.severity === "warning") c.warning++;
+      c.total++;
+    },
+    result: () => counts,
+  };
+});
 
 function totalsCards(run: AuditResult, overall: number | undefined): string[] {
   const s = run.summary;

@@ -8,6 +8,7 @@
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";
 import { locationText } from "../model.js";
 import { escapeXml } from "./escape.js";
+import { sharedFact } from "./shared-pass.js";
 import { Chunker, objectsWithFindings, policyFailures } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
@@ -29,8 +30,10 @@ interface Case {
   skipped: boolean;
 }
 
-function caseOf(o: ObjectRecord, found: readonly Finding[]): Case {
+/** A document's case; `countOnly` (the shared pass) leaves its XML empty. */
+function caseOf(o: ObjectRecord, found: readonly Finding[], countOnly = false): Case {
   const suite = o.location.entry === undefined ? o.location.file : `${o.location.file}!${o.location.entry}`;
+  if (countOnly) return { suite, xml: "", ...caseFlags(o, found) };
   const name =
     o.object === undefined
       ? locationText(o.location)
@@ -71,6 +74,21 @@ function caseOf(o: ObjectRecord, found: readonly Finding[]): Case {
   return { suite, xml, failure, error: error && !failure, skipped };
 }
 
+/** caseOf's flags alone (the shared pass counts cases without writing them). */
+function caseFlags(o: ObjectRecord, found: readonly Finding[]): Pick<Case, "failure" | "error" | "skipped"> {
+  let failure = false;
+  let error = false;
+  let waived = false;
+  for (const f of found) {
+    if (f.severity === "waived" && f.waiver !== undefined) waived = true;
+    else if (f.severity === "input-error") error = true;
+    else if (f.severity === "violation" || f.severity === "template-annotation-failure") failure = true;
+  }
+  const onlyWaived = waived && !failure && !error;
+  const skipped = o.outcome === "skipped" || o.outcome === "not-kubernetes" || onlyWaived;
+  return { failure, error: error && !failure, skipped };
+}
+
 interface Counts {
   tests: number;
   failures: number;
@@ -90,12 +108,32 @@ function attributes(c: Counts): string {
 }
 
 /**
- * Suites need their counts before their cases, so the documents are read twice: once to count per suite (a
- * number per file), once to write. A suite is a run of documents of one file, in input order.
+ * Suites need their counts before their cases: the shared pass counts them (a number per file), the writing reads
+ * the documents again. A suite is a run of documents of one file, in input order.
  */
+const suiteCounts = sharedFact((_run) => {
+  const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+  const suites: Counts[] = [];
+  let suite: string | undefined;
+  return {
+    object(record: ObjectRecord, findings: readonly Finding[]) {
+      const k = caseOf(record, findings, true);
+      if (k.suite !== suite) {
+        suite = k.suite;
+        suites.push({ tests: 0, failures: 0, errors: 0, skipped: 0 });
+      }
+      count(suites[suites.length - 1]!, k);
+      count(total, k);
+    },
+    result: () => ({ total, suites }),
+  };
+});
+
 async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
   const failures = policyFailures(run);
-  const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+  const counted = suiteCounts(run);
+  const total: Counts = { ...counted.total };
+  const suites = counted.suites;
   const policyCases = failures.map((f) => {
     const name = `${f.location === undefined ? "bundle" : locationText(f.location)} ${f.field ?? ""}`.trim();
     const isError = f.type !== "warning";
@@ -112,18 +150,6 @@ async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
   total.tests += policyCases.length;
   total.errors += policyErrors;
 
-  const suites: Counts[] = [];
-  let suite: string | undefined;
-  for (const { record, findings } of objectsWithFindings(run)) {
-    const k = caseOf(record, findings);
-    if (k.suite !== suite) {
-      suite = k.suite;
-      suites.push({ tests: 0, failures: 0, errors: 0, skipped: 0 });
-    }
-    count(suites[suites.length - 1]!, k);
-    count(total, k);
-  }
-
   const chunker = new Chunker();
   chunker.push('<?xml version="1.0" encoding="UTF-8"?>\n');
   chunker.push(
@@ -134,7 +160,7 @@ async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
       `  <testsuite name="policies" tests="${policyCases.length}" failures="0" errors="${policyErrors}" skipped="0">\n${policyCases.map((c) => c.xml).join("\n")}\n  </testsuite>\n`,
     );
   }
-  suite = undefined;
+  let suite: string | undefined;
   let index = -1;
   for (const { record, findings } of objectsWithFindings(run)) {
     const k = caseOf(record, findings);

@@ -6,8 +6,9 @@
  * `pass` (they get no result entry, so the reports stay small). A namespace with more results than one object can
  * hold in a cluster (1,000 results or 1 MiB of them) gets several reports: `tollgate-audit-<ns>`, `-2`, `-3`...
  */
-import type { AuditResult, Finding, FindingSeverity } from "../model.js";
+import type { AuditResult, Finding, FindingSeverity, ObjectRecord } from "../model.js";
 import { Spool } from "../spool.js";
+import { sharedFact } from "./shared-pass.js";
 import type { ReportWriter } from "./types.js";
 import { yamlDocument, yamlSequenceItems } from "./yaml-emit.js";
 
@@ -184,9 +185,9 @@ function releaseDealt(run: AuditResult, batchResults: number, d: Dealt): void {
   dealtByRun.get(run)?.delete(batchResults);
 }
 
-function deal(run: AuditResult, batchResults: number): Dealt {
-  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
-  const summaries = new Map<string, Record<Result, number>>(); // "" = cluster
+/** Each namespace's result counts ("" = cluster): passing objects and each finding's result (the shared pass). */
+const summariesOf = sharedFact((_run) => {
+  const summaries = new Map<string, Record<Result, number>>();
   const summaryOf = (ns: string): Record<Result, number> => {
     let s = summaries.get(ns);
     if (s === undefined) {
@@ -195,11 +196,21 @@ function deal(run: AuditResult, batchResults: number): Dealt {
     }
     return s;
   };
-  for (const o of run.objects) {
-    if (o.outcome !== "valid" || o.findings > 0) continue;
-    summaryOf(o.object?.namespace ?? "").pass++;
-  }
-  for (const f of run.findings) summaryOf(f.object?.namespace ?? "")[resultKind(f)]++;
+  return {
+    finding(f: Finding) {
+      summaryOf(f.object?.namespace ?? "")[resultKind(f)]++;
+    },
+    object(o: ObjectRecord) {
+      if (o.outcome !== "valid" || o.findings > 0) return;
+      summaryOf(o.object?.namespace ?? "").pass++;
+    },
+    result: () => summaries,
+  };
+});
+
+function deal(run: AuditResult, batchResults: number): Dealt {
+  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
+  const summaries = summariesOf(run);
   // Namespaces in order, cut into batches of about batchResults results (a namespace is never split).
   const batches: string[][] = [];
   let size = 0;

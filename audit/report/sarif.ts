@@ -6,6 +6,7 @@
  * 2.1.0 §3.35) whose justification is the waiver's reason, so code hosts show it as suppressed.
  */
 import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
+import { sharedFact } from "./shared-pass.js";
 import { jsonArray, nestedJson } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
@@ -52,21 +53,29 @@ export const sarifWriter: ReportWriter = {
   },
 };
 
-/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results, so the findings are read twice. */
-async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
+/** The run's rules in the order their first findings come, and each rule's index (the shared pass). */
+const rulesOf = sharedFact((_run) => {
   const ruleIndex = new Map<string, number>();
   const rules: Record<string, unknown>[] = [];
-  for (const f of run.findings) {
-    const id = ruleId(f);
-    if (ruleIndex.has(id)) continue;
-    ruleIndex.set(id, rules.length);
-    rules.push({
-      id,
-      name: f.rule.rule ?? f.rule.policy ?? f.severity,
-      shortDescription: { text: ruleText(f) },
-      properties: { family: f.rule.family },
-    });
-  }
+  return {
+    finding(f: Finding) {
+      const id = ruleId(f);
+      if (ruleIndex.has(id)) return;
+      ruleIndex.set(id, rules.length);
+      rules.push({
+        id,
+        name: f.rule.rule ?? f.rule.policy ?? f.severity,
+        shortDescription: { text: ruleText(f) },
+        properties: { family: f.rule.family },
+      });
+    },
+    result: () => ({ ruleIndex, rules }),
+  };
+});
+
+/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results (gathered by the shared pass). */
+async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
+  const { ruleIndex, rules } = rulesOf(run);
   const head = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",

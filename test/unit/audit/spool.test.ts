@@ -61,6 +61,16 @@ describe("Spool", () => {
     spool.dispose();
   });
 
+  it("reads values longer than its read buffer (several MiB in one line) between short ones", async () => {
+    const spool = new Spool<string>({ memoryItems: 0, directory: scratch() });
+    const long = (n: number) => `${n}:${"ab€😀".repeat(300_000 * n)}`;
+    const want = ["first", long(1), "between", long(3), "last"];
+    for (const v of want) spool.append(v);
+    expect(await spool.toArray()).toEqual(want);
+    expect(await spool.toArray()).toEqual(want);
+    spool.dispose();
+  });
+
   it("an early stop of a reader leaves the spool readable", async () => {
     const spool = new Spool<number>({ memoryItems: 0, directory: scratch() });
     for (let i = 0; i < 100; i++) spool.append(i);
