@@ -13,7 +13,8 @@
  *    time);
  * 5. rename built-ins the libraries replace (Go-exact versions of `matches`, `lowerAscii`, …);
  * 6. type-check (again after writing `duration + timestamp` as `timestamp + duration`, which the engine types as
- *    cel-go does), and compare the output type with the expected one;
+ *    cel-go does), run the caller's own checks of the checked tree (`CompileOptions.checks`), report every error as
+ *    cel-go does, and compare the output type with the expected one;
  * 7. estimate the cost (cost/estimate.ts);
  * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), the
  *    runtime charges (cost/runtime.ts), cel-go's `||`/`&&` error order and Kubernetes' list-type semantics of
@@ -83,6 +84,12 @@ export interface CompileOptions {
    * told). Default: none.
    */
   readonly nullableVariables?: ReadonlySet<string>;
+  /**
+   * Checks of the checked tree that the engine's type check lacks and cel-go's checker makes (CRD rules: `has()`
+   * of undeclared fields, crd/checker-gaps.ts), given the tree and the text it was parsed from (offsets in that
+   * text). Their issues join the type check's, as cel-go reports them together. Default: none.
+   */
+  readonly checks?: (syntax: SyntaxNode, text: string) => readonly CompileIssue[];
 }
 
 /**
@@ -275,7 +282,12 @@ const PLACEHOLDER = "dyn(null)";
  * is about a placeholder (cel-go's error type does not make errors of its own), or the text no longer parses.
  * Positions refer to the expression as written; there are none when rewrite.ts changed the source.
  */
-function allCheckIssues(env: CelEnvironment, parsed: Parsed, first: CheckFailure): CompileIssue[] {
+function allCheckIssues(
+  env: CelEnvironment,
+  parsed: Parsed,
+  first: CheckFailure,
+  checks: CompileOptions["checks"],
+): CompileIssue[] {
   const functions = declaredFunctionNames(env.engine);
   const issues: CompileIssue[] = [];
   let source = parsed.parsed;
@@ -304,7 +316,15 @@ function allCheckIssues(env: CelEnvironment, parsed: Parsed, first: CheckFailure
     const span = { at: failedNode.start, remove: failedNode.end - failedNode.start, insert: PLACEHOLDER };
     source = applyEdits(source, [span]);
     placeholders.push(source.origin[failedNode.start]!);
-    failed = recheck(env, source.text);
+    const next = recheck(env, source.text);
+    failed = next?.failure === undefined ? undefined : { failure: next.failure, root: next.root };
+    // the rest passes the engine's check: the other checks see it
+    if (next !== undefined && next.failure === undefined && checks !== undefined) {
+      for (const i of checks(next.root, source.text)) {
+        const issue = parsed.mapped ? placeIssue(i, source) : { detail: i.detail };
+        if (!issues.some((o) => o.detail === issue.detail && o.offset === issue.offset)) issues.push(issue);
+      }
+    }
   }
   return issues;
 }
@@ -323,13 +343,13 @@ function literalOf(root: SyntaxNode, node: SyntaxNode | undefined): SyntaxNode |
   return visit(root, []);
 }
 
-/** The first check error of a text and the tree it is in, if the text parses and fails the check. */
-function recheck(env: CelEnvironment, text: string): { failure: CheckFailure; root: SyntaxNode } | undefined {
+/** The checked tree of a text and its first check error, if any; undefined when the text does not parse. */
+function recheck(env: CelEnvironment, text: string): { failure?: CheckFailure; root: SyntaxNode } | undefined {
   try {
     const program = parseExpression(env.engine, text);
     renameMethodCalls(syntaxOf(program), env.renames);
     const check = typeCheck(program);
-    return check.valid ? undefined : { failure: check, root: syntaxOf(program) };
+    return check.valid ? { root: syntaxOf(program) } : { failure: check, root: syntaxOf(program) };
   } catch {
     // a text the placeholder made unparsable, or an engine fault: no further issues
     return undefined;
@@ -367,7 +387,13 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
     }
     if (!check.valid) {
       if (bound !== undefined) return compileExpression(bound.full(), text, options);
-      return compileError(checkErrorText(check.summary), allCheckIssues(env, parsed, check));
+      return compileError(checkErrorText(check.summary), allCheckIssues(env, parsed, check, options.checks));
+    }
+    const found = options.checks?.(syntaxOf(parsed.program), parsed.parsed.text) ?? [];
+    if (found.length > 0) {
+      const { parsed: mapped, mapped: placed } = parsed;
+      const issues = found.map((i) => (placed ? placeIssue(i, mapped) : { detail: i.detail }));
+      return compileError(issues[0]!.detail, issues);
     }
     outputType = check.type;
     const expected = options.expectedType;

@@ -60,42 +60,42 @@ function mapIndexMismatch(n: SyntaxNode, text: string): CompileIssue | undefined
   return { detail: `found no matching overload for '${fn}' applied to '(${applied})'`, ...at };
 }
 
-/** The first expression cel-go's checker would refuse and the engine let through (see above). */
-export function checkerGap(
-  syntax: SyntaxNode,
-  text: string,
-  objectTypes: readonly CelObjectType[],
-): CompileIssue | undefined {
+/** Every expression cel-go's checker would refuse and the engine let through (see above), in source order. */
+export function checkerGaps(syntax: SyntaxNode, text: string, objectTypes: readonly CelObjectType[]): CompileIssue[] {
   const fields: Fields = new Map(objectTypes.map((t) => [t.name, t.fields]));
-  const visit = (n: SyntaxNode): CompileIssue | undefined => {
-    const mismatch = mapIndexMismatch(n, text);
-    if (mismatch !== undefined) return mismatch;
-    const call = callOf(n);
-    if (call !== undefined && call.target === undefined) {
-      const [operand, name] = call.args;
-      if (call.name === "has" && call.args.length === 1 && operand?.op === ".") {
-        const found: { missing?: SyntaxNode } = {};
-        chainType(operand, fields, found);
-        const m = found.missing;
-        if (m !== undefined && m.op === ".") {
-          const offset = fieldOffset(text, m);
-          return { detail: `undefined field '${m.args[1]}'`, ...(offset === undefined ? {} : { offset }) };
-        }
-      }
-      // has() on an operand that is not a select chain, rewritten to __has(operand, 'field') (../rewrite.ts)
-      if (call.name === "__has" && operand !== undefined && name?.op === "value" && typeof name.args === "string") {
-        const t = checkedTypeName(operand);
-        const declared = t === undefined ? undefined : fields.get(t);
-        if (declared !== undefined && !Object.hasOwn(declared, name.args)) {
-          return { detail: `undefined field '${name.args}'` };
-        }
-      }
-    }
-    for (const c of syntaxChildren(n)) {
-      const issue = visit(c);
-      if (issue !== undefined) return issue;
-    }
-    return undefined;
+  const issues: CompileIssue[] = [];
+  const visit = (n: SyntaxNode): void => {
+    const issue = gapAt(n, text, fields);
+    if (issue !== undefined) issues.push(issue);
+    for (const c of syntaxChildren(n)) visit(c);
   };
-  return visit(syntax);
+  visit(syntax);
+  return issues;
+}
+
+/** What cel-go's checker refuses at one node, if anything. */
+function gapAt(n: SyntaxNode, text: string, fields: Fields): CompileIssue | undefined {
+  const mismatch = mapIndexMismatch(n, text);
+  if (mismatch !== undefined) return mismatch;
+  const call = callOf(n);
+  if (call === undefined || call.target !== undefined) return undefined;
+  const [operand, name] = call.args;
+  if (call.name === "has" && call.args.length === 1 && operand?.op === ".") {
+    const found: { missing?: SyntaxNode } = {};
+    chainType(operand, fields, found);
+    const m = found.missing;
+    if (m !== undefined && m.op === ".") {
+      const offset = fieldOffset(text, m);
+      return { detail: `undefined field '${m.args[1]}'`, ...(offset === undefined ? {} : { offset }) };
+    }
+  }
+  // has() on an operand that is not a select chain, rewritten to __has(operand, 'field') (../rewrite.ts)
+  if (call.name === "__has" && operand !== undefined && name?.op === "value" && typeof name.args === "string") {
+    const t = checkedTypeName(operand);
+    const declared = t === undefined ? undefined : fields.get(t);
+    if (declared !== undefined && !Object.hasOwn(declared, name.args)) {
+      return { detail: `undefined field '${name.args}'` };
+    }
+  }
+  return undefined;
 }

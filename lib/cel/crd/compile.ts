@@ -12,16 +12,17 @@ import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/stru
 import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
 import { type Decl, schemaSizes } from "../cost/schema-sizes.js";
+import type { SyntaxNode } from "../engine.js";
 import {
   type CelEnvironment,
   type CelObjectType,
   createCelEnvironment,
   type VariableDeclarations,
 } from "../environment.js";
-import { formatIssues, placeIssue } from "../issues.js";
+import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
-import { checkerGap } from "./checker-gaps.js";
+import { checkerGaps } from "./checker-gaps.js";
 import { normaliseFieldPath } from "./field-path.js";
 
 export interface CompiledRule {
@@ -266,7 +267,8 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: the schema of this node has no CEL type`);
     return undefined;
   }
-  const r = compileExpression(env, rule.rule, { expectedType: "bool" });
+  const checks = (syntax: SyntaxNode, text: string) => checkerGaps(syntax, text, ctx.objectTypes);
+  const r = compileExpression(env, rule.rule, { expectedType: "bool", checks });
   if (r.kind === "failed") {
     fail(
       "rule",
@@ -274,13 +276,6 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
         ? `Invalid value: ${ruleJson(rule)}: cel expression must evaluate to a bool`
         : `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, r.issues)}`,
     );
-    return undefined;
-  }
-  const parsed = r.program.source;
-  const found = checkerGap(r.program.syntax, parsed?.text ?? rule.rule, ctx.objectTypes);
-  const gap = found === undefined || parsed === undefined ? found : placeIssue(found, parsed);
-  if (gap !== undefined) {
-    fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: ${formatIssues(rule.rule, [gap])}`);
     return undefined;
   }
   const cost = ruleCost(r.cost.max, node, ctx.cardinality, ctx.resourceRoot);

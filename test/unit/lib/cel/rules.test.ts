@@ -351,6 +351,18 @@ describe("compile-time checks as kube-apiserver 1.36 makes them at CRD creation"
     ]);
   });
 
+  it("reports has() of undeclared fields with the rule's other compile errors, as cel-go's checker does", async () => {
+    const rule = "has(self.nope) && self.name > 1 && has(self.gone)";
+    const set = await widgetBundle(props, [{ rule }]);
+    expect(errors(set).map((e) => e.replace(/^.*compilation failed: /s, ""))).toEqual([
+      [
+        `ERROR: <input>:1:9: undefined field 'nope'\n | ${rule}\n | ........^`,
+        `ERROR: <input>:1:29: found no matching overload for '_>_' applied to '(string, int)'\n | ${rule}\n | ............................^`,
+        `ERROR: <input>:1:44: undefined field 'gone'\n | ${rule}\n | ...........................................^`,
+      ].join("\n"),
+    ]);
+  });
+
   it("words calls without a matching overload and literals of mixed types as cel-go's checker", async () => {
     const set = await widgetBundle(props, [
       { rule: "self.name.startsWith(1)" },
