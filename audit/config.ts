@@ -13,6 +13,7 @@
  * | TOLLGATE_CONCURRENCY    | concurrency      | 8          |
  * | TOLLGATE_TEAM_KEYS (or TOLLGATE_OWNER_LABELS) | ownerLabels (--team-keys, --owner-labels) | app.kubernetes.io/part-of,team,owner (label, else annotation, keys naming the team) |
  * | TOLLGATE_MAX_JSON_BYTES | maxJsonBytes     | 512Mi (larger JSON files are streamed) |
+ * | TOLLGATE_MAX_DOCUMENT_BYTES | maxDocumentBytes | 8Mi: the per-document limit of every input path and policy document |
  * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE  | s3PathStyle      | on with an endpoint, off for AWS S3 |
@@ -25,11 +26,12 @@
  *
  * S3 credentials and region come from the AWS SDK's default chains (AWS_ACCESS_KEY_ID, AWS_REGION, profiles, roles).
  */
-import { parsePodSecurityLevel, type UserInfo } from "#lib";
+import { type BundleOptions, parsePodSecurityLevel, type UserInfo } from "#lib";
 import { ConfigError } from "#lib/errors.js";
 import type { S3Options } from "#lib/storage";
 import { FAIL_ON, type FailOn } from "./model.js";
 import { REPORT_FORMATS } from "./report/index.js";
+import { DOCUMENT_LIMIT_SETTING } from "./sources/decode.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,6 +53,8 @@ export interface AuditOptions {
   ownerLabels?: string;
   /** Bytes, or with Ki, Mi or Gi. */
   maxJsonBytes?: string;
+  /** Bytes, or with Ki, Mi or Gi: the per-document limit. */
+  maxDocumentBytes?: string;
   /** `auto` or a whole number. */
   workers?: string;
   s3Endpoint?: string;
@@ -83,6 +87,11 @@ export interface ResolvedAuditConfig {
   ownerLabels: readonly string[];
   /** JSON files up to this size are parsed whole; larger `kind: List` files are streamed item by item. */
   maxJsonBytes?: number;
+  /**
+   * The per-document limit (audit/sources/decode.ts): the largest YAML document, JSON text that is not a List, List
+   * item and policy document. Default lib's DEFAULT_MAX_DOCUMENT_BYTES (8 MiB).
+   */
+  maxDocumentBytes?: number;
   /**
    * Worker threads that decode and validate: a number (0 or 1: everything on the main thread), or `auto` (the
    * default: `os.availableParallelism() - 1`, at most 8, when the local input is large enough to pay for starting
@@ -161,6 +170,8 @@ export function resolveAuditConfig(
   };
   const maxJsonRaw = text(options.maxJsonBytes) ?? text(env.TOLLGATE_MAX_JSON_BYTES);
   if (maxJsonRaw !== undefined) config.maxJsonBytes = byteSize(maxJsonRaw, "--max-json-bytes");
+  const maxDocumentBytes = documentBytesOf(options.maxDocumentBytes, env);
+  if (maxDocumentBytes !== undefined) config.maxDocumentBytes = maxDocumentBytes;
   const previous = text(options.previous);
   if (previous !== undefined) config.previous = previous;
   const compareWith = text(options.compareWith);
@@ -296,6 +307,27 @@ const UNITS: Readonly<Record<string, number>> = {
   MiB: 1024 ** 2,
   GiB: 1024 ** 3,
 };
+
+/**
+ * The per-document limit of `--max-document-bytes` (the flag's value, `raw`), else TOLLGATE_MAX_DOCUMENT_BYTES; undefined
+ * when neither is set (lib's default then).
+ *
+ * @throws ConfigError naming the flag or the variable whose value is wrong
+ */
+export function documentBytesOf(raw: string | undefined, env: Env): number | undefined {
+  const flag = text(raw);
+  if (flag !== undefined) return byteSize(flag, "--max-document-bytes");
+  const fromEnv = text(env.TOLLGATE_MAX_DOCUMENT_BYTES);
+  return fromEnv === undefined ? undefined : byteSize(fromEnv, "TOLLGATE_MAX_DOCUMENT_BYTES");
+}
+
+/** The bundle's document bounds for a configured per-document limit: its error texts name the setting. */
+export function bundleLimitsOf(maxDocumentBytes: number | undefined): NonNullable<BundleOptions["limits"]> {
+  return {
+    ...(maxDocumentBytes !== undefined && { documentBytes: maxDocumentBytes }),
+    documentBytesSetting: DOCUMENT_LIMIT_SETTING,
+  };
+}
 
 /** `1048576`, `64Mi`, `1GiB`: a whole number of bytes from 1 to 2^53 - 1 (flags and TOLLGATE_MAX_INPUT_BYTES). */
 export function byteSize(raw: string, flag: string): number {

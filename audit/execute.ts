@@ -7,7 +7,7 @@
 import { ConfigError } from "#lib";
 import { isS3Url } from "#lib/storage";
 import { withAuditState } from "./cluster-state.js";
-import type { ResolvedAuditConfig } from "./config.js";
+import { bundleLimitsOf, type ResolvedAuditConfig } from "./config.js";
 import { type AuditResult, type AuditRunHeader, summaryReachesFailOn } from "./model.js";
 import { loadPolicies, loadPolicySource } from "./policies.js";
 import { disposeResult } from "./recorder.js";
@@ -68,7 +68,10 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
     const sources = all.slice(0, config.sources.length);
     const previous = all[config.sources.length];
     const loaded = await withAuditState(
-      await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3, config.waivers),
+      await loadPolicies(config.bundle, config.policiesFromInput ? sources : undefined, config.s3, {
+        waivers: config.waivers,
+        limits: bundleLimitsOf(config.maxDocumentBytes),
+      }),
       sources,
       {
         ...(config.podSecurity !== undefined && { podSecurity: config.podSecurity }),
@@ -119,10 +122,13 @@ export async function executeAudit(config: Readonly<ResolvedAuditConfig>, io: Ex
 }
 
 /** The sources' bounds: the defaults, with the configured size above which a JSON List is streamed. */
-export function sourceOptionsOf(config: Pick<ResolvedAuditConfig, "maxJsonBytes" | "out">): SourceOptions {
+export function sourceOptionsOf(
+  config: Pick<ResolvedAuditConfig, "maxJsonBytes" | "maxDocumentBytes" | "out">,
+): SourceOptions {
   return {
     ...DEFAULT_SOURCE_OPTIONS,
     ...(config.maxJsonBytes !== undefined && { maxJsonParseBytes: config.maxJsonBytes }),
+    ...(config.maxDocumentBytes !== undefined && { maxDocumentBytes: config.maxDocumentBytes }),
     // The reports of this run and its predecessors are never audited (`--out ci-reports .`).
     ...(!isS3Url(config.out) && { excludeFolders: [config.out] }),
   };

@@ -45,7 +45,7 @@ export type PolicySource = ({ bundle: string; s3?: S3Options } | { files: Bundle
 };
 
 /** The BundleOptions of an audit beyond the bundle itself. */
-export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity" | "waivers">;
+export type PolicySourceOptions = Pick<BundleOptions, "clusterState" | "podSecurity" | "waivers" | "limits">;
 
 /**
  * The policy set of a {@link PolicySource}: the same digest as the set it describes. A bundle or files are compiled
@@ -87,16 +87,18 @@ export async function loadPolicies(
   bundle: string,
   inputSources?: readonly Source[],
   s3: Readonly<S3Options> = {},
-  waivers?: string,
+  load: { waivers?: string | undefined; limits?: BundleOptions["limits"] } = {},
 ): Promise<LoadedPolicies> {
   await requireLocation(bundle, "bundle path");
+  const { waivers, limits } = load;
   const options: PolicySourceOptions = {};
   if (waivers !== undefined) options.waivers = await readWaiverFiles(waivers, s3);
+  if (limits !== undefined) options.limits = limits;
   if (inputSources === undefined) {
     return {
       policySet: await loadBundle(bundle, { s3, ...options }),
       policiesFromInput: 0,
-      source: { bundle, s3: { ...s3 }, ...(waivers !== undefined && { options }) },
+      source: { bundle, s3: { ...s3 }, ...(Object.keys(options).length > 0 && { options }) },
     };
   }
   return withInputPolicies(await readBundleFiles(bundle, s3), inputSources, options);

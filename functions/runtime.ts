@@ -8,6 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BundleOptions, ConfigError, type FailurePolicy, loadBundle, type PolicySet, readBundleFiles } from "#lib";
+import { bundleLimitsOf, documentBytesOf } from "../audit/config.js";
 import { boundedLogger, createLogger, errorName, type FunctionLogger } from "./logger.js";
 
 /** The process configuration of the webhook, after defaults. Frozen. */
@@ -18,8 +19,13 @@ export interface ResolvedEnvConfig {
   readonly token: string | undefined;
   /** Over the bundle's tollgate.yaml; undefined = the bundle's (default Fail). */
   readonly failurePolicy: FailurePolicy | undefined;
-  /** Largest request body in bytes (after base64 decoding). */
+  /**
+   * Largest request body in bytes (after base64 decoding): a limit per request, as kube-apiserver's, not the
+   * per-document limit of the bundle's documents (`maxDocumentBytes`).
+   */
   readonly maxBodyBytes: number;
+  /** The per-document limit of the bundle's documents (audit/sources/decode.ts); undefined = lib's default, 8 MiB. */
+  readonly maxDocumentBytes: number | undefined;
   /** Deepest nesting of the request body's JSON. */
   readonly maxDepth: number;
   /** An S3-compatible endpoint for `s3://` bundles (s3rver, MinIO); undefined = AWS. */
@@ -68,6 +74,7 @@ function positiveInteger(env: Env, name: string, fallback: number, max: number):
  * - `TOLLGATE_TOKEN`: default none (no auth).
  * - `TOLLGATE_FAILURE_POLICY`: `Fail` or `Ignore`; default the bundle's.
  * - `TOLLGATE_MAX_BODY_BYTES`: default 3 MiB. `TOLLGATE_MAX_DEPTH`: default 128.
+ * - `TOLLGATE_MAX_DOCUMENT_BYTES`: the bundle's per-document limit, as the auditor's; default 8 MiB.
  * - `TOLLGATE_S3_ENDPOINT`: an http(s) URL; default none (AWS).
  * - `TOLLGATE_WAIVERS`: Waiver documents beside the bundle's (a file, a folder or an s3:// location; a relative path
  *   is resolved as the bundle's is); default none.
@@ -101,6 +108,7 @@ export function resolveEnvConfig(env: Env): ResolvedEnvConfig {
     failurePolicy: policy,
     maxBodyBytes: positiveInteger(env, "TOLLGATE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, 64 * 1024 * 1024),
     maxDepth: positiveInteger(env, "TOLLGATE_MAX_DEPTH", DEFAULT_MAX_DEPTH, 10_000),
+    maxDocumentBytes: documentBytesOf(undefined, env),
     s3Endpoint,
     waivers: waiversRaw === undefined ? undefined : locationOf("TOLLGATE_WAIVERS", waiversRaw),
   });
@@ -139,7 +147,7 @@ export interface RuntimeOptions {
 /** The options loadBundle gets: the failure-policy override and, for s3:// sources, the endpoint. */
 function bundleOptions(config: ResolvedEnvConfig): BundleOptions {
   // `s3` is BundleOptions.s3 (lib/storage): path-style addressing and WHEN_REQUIRED checksums follow from endpoint.
-  const options: BundleOptions & { s3?: { endpoint: string } } = {};
+  const options: BundleOptions & { s3?: { endpoint: string } } = { limits: bundleLimitsOf(config.maxDocumentBytes) };
   if (config.failurePolicy !== undefined) options.failurePolicy = config.failurePolicy;
   if (config.s3Endpoint !== undefined) options.s3 = { endpoint: config.s3Endpoint };
   return options;

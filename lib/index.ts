@@ -27,6 +27,7 @@ export type { DecodedDocument, ParseOptions } from "./objects/decode.js";
 export { parseDocuments } from "./objects/decode.js";
 export { notAnObject } from "./objects/document.js";
 export { type ObjectIdentity as DecodedIdentity, objectIdentity } from "./objects/gvk.js";
+export { DEFAULT_MAX_DOCUMENT_BYTES, documentTooLarge, isOverBytes } from "./objects/limits.js";
 export { unwrapList } from "./objects/list.js";
 export { stableJson } from "./objects/stable-json.js";
 export { parseLevelVersion as parsePodSecurityLevel } from "./pod-security/family.js";

@@ -10,12 +10,13 @@
  * | TOLLGATE_BUNDLE           | --bundle    | (none: the flag is required) |
  * | TOLLGATE_OUTPUT           | -o/--output | text                     |
  * | TOLLGATE_MAX_INPUT_BYTES  | (none)      | 64Mi per input file (a size: 200Mi, 1GiB, 67108864) |
+ * | TOLLGATE_MAX_DOCUMENT_BYTES | --max-document-bytes | 8Mi per document (validate, lint; audit/config.ts for audit) |
  * | TOLLGATE_CPUPROFILE_FILE  | (none)      | (off) write a V8 CPU profile of the run to this file |
  */
 import { Command, type CommanderError, Option } from "commander";
 import type { Operation } from "#lib";
 import { ConfigError } from "#lib/errors.js";
-import { byteSize, type ResolvedAuditConfig } from "../config.js";
+import { byteSize, documentBytesOf, type ResolvedAuditConfig } from "../config.js";
 import { defineAuditCommand } from "./audit-args.js";
 import {
   BundleUsageProblem,
@@ -23,6 +24,7 @@ import {
   type ResolvedBundleBuildConfig,
   type ResolvedWebhookConfigConfig,
 } from "./bundle-args.js";
+import { documentBytesOption } from "./document-bytes.js";
 import { defineVerifyCommand, type ResolvedVerifyConfig } from "./verify-args.js";
 
 export type OutputFormat = "text" | "json";
@@ -55,6 +57,8 @@ export interface ResolvedValidateConfig {
   summary: boolean;
   /** Largest input file read, in bytes; larger files are reported as input errors. */
   maxInputBytes: number;
+  /** The per-document limit (audit/sources/decode.ts), of the inputs and the bundle; absent: lib's default. */
+  maxDocumentBytes?: number;
 }
 
 export interface ResolvedLintConfig {
@@ -62,6 +66,8 @@ export interface ResolvedLintConfig {
   output: OutputFormat;
   /** Waiver files beside the bundle's own Waivers, checked with them. */
   waivers?: string;
+  /** The per-document limit of the bundle's documents; absent: lib's default. */
+  maxDocumentBytes?: number;
 }
 
 export type ParsedArgs =
@@ -127,8 +133,12 @@ JSON output (-o json) is an array with one entry per object or undecodable docum
 With --old (which implies --operation UPDATE), each object is paired with the stored object of the same
 apiVersion, kind, namespace and name in that file (a single old object pairs with a single new one).
 
+Limits: an input file is read up to TOLLGATE_MAX_INPUT_BYTES (default 64Mi per file); each document in it (a YAML
+document, a JSON object, an item of a "kind: List") up to --max-document-bytes (default 8Mi per document), as
+tollgate audit and the bundle's documents.
+
 Environment: TOLLGATE_BUNDLE (for --bundle), TOLLGATE_OUTPUT (for -o), TOLLGATE_MAX_INPUT_BYTES,
-TOLLGATE_CPUPROFILE_FILE.
+TOLLGATE_MAX_DOCUMENT_BYTES (for --max-document-bytes), TOLLGATE_CPUPROFILE_FILE.
 
 Examples:
   tollgate validate --bundle examples/policies examples/objects
@@ -283,6 +293,7 @@ function defineValidateCommands(
     .addOption(outputOption(defaultOutput))
     .option("--demo", "show the bundled examples: print every result and exit 0 even when objects are invalid")
     .option("--summary", "print a closing count of the results (always on with --demo)")
+    .addOption(documentBytesOption())
     .addHelpText("after", VALIDATE_HELP_FOOTER)
     .action((inputs: string[], opts: Record<string, unknown>) => {
       onValidate(resolveValidate(inputs, opts, env));
@@ -295,12 +306,28 @@ function defineValidateCommands(
     .addOption(bundleOption(defaultBundle))
     .addOption(outputOption(defaultOutput))
     .option("--waivers <location>", "Waiver documents beside the bundle's: a file, a folder or s3://bucket/prefix")
+    .addOption(documentBytesOption())
     .addHelpText("after", LINT_HELP_FOOTER)
     .action((opts: Record<string, unknown>) => {
       const config: ResolvedLintConfig = { bundle: requireBundle(opts, "lint"), output: outputOf(opts, "lint") };
       if (typeof opts.waivers === "string" && opts.waivers !== "") config.waivers = opts.waivers;
+      const maxDocumentBytes = documentBytes(opts, env, "lint");
+      if (maxDocumentBytes !== undefined) config.maxDocumentBytes = maxDocumentBytes;
       onLint(Object.freeze(config));
     });
+}
+
+/** --max-document-bytes, else TOLLGATE_MAX_DOCUMENT_BYTES (audit/config.ts reads them for every command alike). */
+function documentBytes(
+  opts: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  command: string,
+): number | undefined {
+  try {
+    return documentBytesOf(typeof opts.maxDocumentBytes === "string" ? opts.maxDocumentBytes : undefined, env);
+  } catch (e) {
+    throw new UsageProblem(e instanceof Error ? e.message : String(e), command);
+  }
 }
 
 function bundleOption(defaultBundle: string | undefined): Option {
@@ -381,6 +408,8 @@ function resolveValidate(
   };
   if (old !== undefined) config.old = old;
   if (subresource !== undefined) config.subresource = subresource;
+  const maxDocumentBytes = documentBytes(opts, env, "validate");
+  if (maxDocumentBytes !== undefined) config.maxDocumentBytes = maxDocumentBytes;
   return Object.freeze(config);
 }
 

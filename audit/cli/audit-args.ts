@@ -3,9 +3,11 @@
  * flags are resolved into a frozen configuration by audit/config.ts (precedence and defaults are listed there),
  * which the scheduled Lambda uses too.
  */
+
 import { type Command, Option } from "commander";
 import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../config.js";
 import { REPORT_FORMATS } from "../report/index.js";
+import { documentBytesOption } from "./document-bytes.js";
 
 const AUDIT_HELP_FOOTER = `
 Sources are files (multi-document YAML, JSON, "kind: List" exports from kubectl get -A -o yaml|json), folder
@@ -113,6 +115,7 @@ export function defineAuditCommand(
       "--max-json-bytes <size>",
       "JSON files up to this size (bytes, or with Ki/Mi/Gi) are parsed whole, larger Lists streamed (env TOLLGATE_MAX_JSON_BYTES; default 512Mi)",
     )
+    .addOption(documentBytesOption())
     .option(
       "--workers <n|auto>",
       "worker threads that decode and validate: auto (default: one per core but one, at most 8, for inputs of 4 MiB of YAML or 20 MiB of JSON and more), or a number (0 or 1: one thread); not with --previous (env TOLLGATE_WORKERS)",
@@ -151,6 +154,7 @@ export function defineAuditCommand(
           ? opts.asGroup.filter((g): g is string => typeof g === "string")
           : undefined,
         maxJsonBytes: str(opts.maxJsonBytes),
+        maxDocumentBytes: str(opts.maxDocumentBytes),
         workers: str(opts.workers),
         s3Endpoint: str(opts.s3Endpoint),
         s3PathStyle: typeof opts.s3PathStyle === "boolean" ? opts.s3PathStyle : undefined,

@@ -10,8 +10,11 @@
  * | TOLLGATE_S3_ENDPOINT  | --s3-endpoint            | AWS S3 (path-style addressing when set)      |
  * | TOLLGATE_FAILURE_POLICY | --failure-policy       | the bundle's failurePolicy (tollgate.yaml), else Fail |
  */
+
 import { type Command, Option } from "commander";
 import type { BundleS3Options, FailurePolicy } from "#lib";
+import { documentBytesOf } from "../config.js";
+import { documentBytesOption } from "./document-bytes.js";
 
 export interface ResolvedBundleBuildConfig {
   /** The bundle: a folder, a file, or s3://. */
@@ -19,6 +22,8 @@ export interface ResolvedBundleBuildConfig {
   /** Where the artifact goes: a file path or `s3://bucket/key`; "-" is standard output. */
   output: string;
   s3: Readonly<BundleS3Options>;
+  /** The per-document limit of the bundle's documents; absent: lib's default. */
+  maxDocumentBytes?: number;
 }
 
 export type WebhookConfigFormat = "yaml" | "json";
@@ -111,11 +116,23 @@ export function defineBundleCommands(
       'where to write the artifact: a file, s3://bucket/key, or "-" for standard output',
     )
     .addOption(s3Endpoint())
+    .addOption(documentBytesOption())
     .addHelpText("after", BUILD_HELP_FOOTER)
     .action((source: string, opts: Record<string, unknown>) => {
       const output = typeof opts.output === "string" ? opts.output : "";
       if (output === "") throw new BundleUsageProblem("-o/--output needs a file name", "bundle build");
-      onBuild(Object.freeze({ source, output, s3: s3Options(opts) }));
+      let maxDocumentBytes: number | undefined;
+      try {
+        maxDocumentBytes = documentBytesOf(
+          typeof opts.maxDocumentBytes === "string" ? opts.maxDocumentBytes : undefined,
+          env,
+        );
+      } catch (e) {
+        throw new BundleUsageProblem(e instanceof Error ? e.message : String(e), "bundle build");
+      }
+      const config: ResolvedBundleBuildConfig = { source, output, s3: s3Options(opts) };
+      if (maxDocumentBytes !== undefined) config.maxDocumentBytes = maxDocumentBytes;
+      onBuild(Object.freeze(config));
     });
 
   const bundleOption = new Option(

@@ -19,7 +19,7 @@ import { Readable } from "node:stream";
 import { ConfigError } from "#lib";
 import { openLocation } from "#lib/storage";
 import { namespacesOf } from "../cluster-state.js";
-import { DEFAULT_WARN_EXPIRY_DAYS, type ResolvedAuditConfig } from "../config.js";
+import { bundleLimitsOf, DEFAULT_WARN_EXPIRY_DAYS, type ResolvedAuditConfig } from "../config.js";
 import { sourceOptionsOf, withSources } from "../execute.js";
 import { loadPolicies } from "../policies.js";
 import { runIdOf } from "../recorder.js";
@@ -137,7 +137,9 @@ export async function planRun(
  */
 async function runNamespaces(config: Readonly<ResolvedAuditConfig>): Promise<Record<string, unknown>[] | undefined> {
   if (config.podSecurity === undefined) {
-    const loaded = await loadPolicies(config.bundle, undefined, config.s3);
+    const loaded = await loadPolicies(config.bundle, undefined, config.s3, {
+      limits: bundleLimitsOf(config.maxDocumentBytes),
+    });
     if (!loaded.policySet.families.some((f) => f.stage === "admission")) return undefined;
   }
   const open = config.sources.map((s) => () => openSource(s, sourceOptionsOf(config), { s3: config.s3 }));

@@ -12,7 +12,7 @@
  */
 import { Readable } from "node:stream";
 import { openLocation } from "#lib/storage";
-import type { ResolvedAuditConfig } from "../config.js";
+import { bundleLimitsOf, type ResolvedAuditConfig } from "../config.js";
 import { sourceOptionsOf, withSources } from "../execute.js";
 import { loadPolicies, loadPolicySource, type PolicySourceOptions } from "../policies.js";
 import { disposeResult } from "../recorder.js";
@@ -60,7 +60,10 @@ export async function runShard(batch: ShardBatch, config: Readonly<ResolvedAudit
   if (run.previous !== undefined) open.push(() => openSource(run.previous as string, options, { s3: config.s3 }));
   const groups = open.length - (run.previous === undefined ? 0 : 1);
   const result = await withSources(open, async (all) => {
-    const loaded = await loadPolicies(config.bundle, undefined, config.s3, config.waivers);
+    const loaded = await loadPolicies(config.bundle, undefined, config.s3, {
+      waivers: config.waivers,
+      limits: bundleLimitsOf(config.maxDocumentBytes),
+    });
     const state = await shardState(run, config);
     const policySet =
       Object.keys(state).length === 0

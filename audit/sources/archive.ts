@@ -11,7 +11,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
-import { type DecodeOptions, decodeText } from "./decode.js";
+import { decodeOptionsOf, decodeText } from "./decode.js";
 import { readErrorText } from "./file.js";
 import { readTar, TarFormatError } from "./tar.js";
 import {
@@ -84,10 +84,7 @@ export async function* archiveUnits(raw: Buffer, name: string, options: SourceOp
       if (!DOCUMENT_FILE.test(entry.name)) continue;
       const { name: member, data } = entry;
       const base = { file: name, entry: member };
-      const decodeOptions: DecodeOptions = {
-        nonKubernetes: options.nonKubernetes ?? "skip",
-        maxJsonBytes: options.maxFileBytes,
-      };
+      const decodeOptions = decodeOptionsOf(options, options.nonKubernetes ?? "skip");
       yield {
         name: `${name}!${member}`,
         async read(): Promise<SourceDoc[]> {

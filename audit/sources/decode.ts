@@ -1,11 +1,29 @@
 /**
  * A file's text → documents, with lib's bounded decoder (`parseDocuments`) and kubectl's `kind: List` unwrapping
  * (`unwrapList`): the only way the auditor turns input text into objects (never a plain JSON.parse).
+ *
+ * The per-document limit (`maxDocumentBytes`, lib's DEFAULT_MAX_DOCUMENT_BYTES unless raised) is the same on every
+ * path: a YAML document, a JSON text that is not a List, and each item of a JSON `kind: List` is a document over it
+ * or not, whether the file is read whole, streamed, from an archive or from S3, and the text of one over it is
+ * lib's `documentTooLarge` naming the setting that raises it. A JSON List as a whole is bounded by the file's limit
+ * only (`maxJsonBytes`): a `kubectl get -A -o json` export is one List of many objects.
  */
-import { notAnObject, parseDocuments, unwrapList } from "#lib";
+import {
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  type DecodedDocument,
+  documentTooLarge,
+  isOverBytes,
+  notAnObject,
+  type ParseOptions,
+  parseDocuments,
+  unwrapList,
+} from "#lib";
 import type { Location } from "../model.js";
-import { listItemLines } from "./list-lines.js";
+import { jsonItemSpans, listItemLines } from "./list-lines.js";
 import type { KubeObject, SourceDoc } from "./types.js";
+
+/** How a user raises the per-document limit: the CLI's flag and the variable the CLI and the Lambda audit read. */
+export const DOCUMENT_LIMIT_SETTING = "--max-document-bytes or TOLLGATE_MAX_DOCUMENT_BYTES";
 
 export interface DecodeOptions {
   /**
@@ -13,25 +31,97 @@ export interface DecodeOptions {
    * files and Helm values), `error` for a file named on the command line.
    */
   nonKubernetes: "skip" | "error";
-  /** The largest JSON document: a `kubectl get -A -o json` List is one document. */
+  /** The largest JSON text: a `kubectl get -A -o json` List is one text (the file's limit). */
   maxJsonBytes: number;
+  /** The per-document limit (see the file comment). Default lib's DEFAULT_MAX_DOCUMENT_BYTES (8 MiB). */
+  maxDocumentBytes?: number;
 }
 
-/** YAML documents keep lib's per-document bound (8 MiB); a JSON List export is one document and may be large. */
+/** The decode options of a source's units: its per-file and per-document limits. */
+export function decodeOptionsOf(
+  options: { maxFileBytes: number; maxDocumentBytes?: number },
+  nonKubernetes: "skip" | "error",
+): DecodeOptions {
+  const out: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  if (options.maxDocumentBytes !== undefined) out.maxDocumentBytes = options.maxDocumentBytes;
+  return out;
+}
+
+/** The decode options alone, without the fields of a stream's tuning (a part's options go to worker threads). */
+export function decodeOptionsOnly(options: DecodeOptions): DecodeOptions {
+  const out: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
+  if (options.maxDocumentBytes !== undefined) out.maxDocumentBytes = options.maxDocumentBytes;
+  return out;
+}
+
+/** The per-document limit of `options`. */
+export function documentLimit(options: DecodeOptions): number {
+  return options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+}
+
+/** The text of a document over the per-document limit of `options`. */
+export function documentTooLargeText(options: DecodeOptions): string {
+  return documentTooLarge(documentLimit(options), DOCUMENT_LIMIT_SETTING);
+}
+
+/** lib's bounds of a YAML document: the per-document limit, named with its setting. */
+export function yamlParseOptions(options: DecodeOptions): ParseOptions {
+  return { maxBytes: documentLimit(options), maxBytesSetting: DOCUMENT_LIMIT_SETTING };
+}
+
+/** The docs of a text: its YAML documents, or its JSON values, a List's items each checked against the limit. */
 export function decodeText(text: string, base: Location, options: DecodeOptions): SourceDoc[] {
-  const parseOptions = looksLikeJson(text) ? jsonParseOptions(options.maxJsonBytes) : undefined;
+  const json = looksLikeJson(text);
+  const docs = parseDocuments(text, json ? jsonParseOptions(options.maxJsonBytes) : yamlParseOptions(options));
   const out: SourceDoc[] = [];
-  for (const doc of parseDocuments(text, parseOptions)) {
+  for (const doc of docs) {
     const location: Location = { ...base, document: doc.document, line: doc.line };
     if (doc.error !== undefined) {
       out.push({ kind: "error", location, error: doc.error });
       continue;
     }
-    for (const d of objectDocs(doc.object, location, options, () => topLevelItemLines(text, doc.line, doc.object))) {
-      out.push(d);
+    if (!json) {
+      for (const d of objectDocs(doc.object, location, options, () => topLevelItemLines(text, doc.line, doc.object))) {
+        out.push(d);
+      }
+      continue;
     }
+    for (const d of jsonDocs(text, doc, location, options)) out.push(d);
   }
   return out;
+}
+
+/**
+ * The docs of one decoded JSON value: a value that is not a List is one document, the text's size (a text holding
+ * several values counts as a whole); a List's items are each a document, the size of the item's own text.
+ */
+function jsonDocs(text: string, doc: DecodedDocument, location: Location, options: DecodeOptions): SourceDoc[] {
+  const max = documentLimit(options);
+  if (unwrapList(doc.object) === undefined) {
+    if (isOverBytes(text, max)) return [overLimitDoc(location, options)];
+    return objectDocs(doc.object, location, options);
+  }
+  const list = doc.object as { items: unknown[] };
+  let checked = list;
+  const spans = isOverBytes(text, max) ? jsonItemSpans(text, doc.line) : undefined;
+  if (spans !== undefined && spans.length === list.items.length) {
+    let items: unknown[] | undefined;
+    for (let k = 0; k < spans.length; k++) {
+      const { start, end } = spans[k]!;
+      if (end - start <= max / 3 || !isOverBytes(text.slice(start, end), max)) continue;
+      items ??= [...list.items];
+      items[k] = TOO_LARGE;
+    }
+    if (items !== undefined) checked = { ...list, items };
+  }
+  return objectDocs(checked, location, options, () => topLevelItemLines(text, doc.line, checked));
+}
+
+/** Stands for a List item over the per-document limit: not a mapping, so unwrapList keeps it in its place. */
+const TOO_LARGE: readonly unknown[] = Object.freeze([]);
+
+function overLimitDoc(location: Location, options: DecodeOptions, docLine = location.line): SourceDoc {
+  return { kind: "error", location, error: `${docPrefix(location, docLine)}${documentTooLargeText(options)}` };
 }
 
 /**
@@ -49,7 +139,8 @@ export function objectDocs(
   const lines = itemLines();
   return items.map((item, i) => {
     const line = lines[i];
-    return toDoc(item, { ...location, item: i, ...(line !== undefined && { line }) }, options, location.line);
+    const at: Location = { ...location, item: i, ...(line !== undefined && { line }) };
+    return item === TOO_LARGE ? overLimitDoc(at, options, location.line) : toDoc(item, at, options, location.line);
   });
 }
 
@@ -82,6 +173,13 @@ export function jsonParseOptions(maxJsonBytes: number): { maxBytes: number; maxN
   return { maxBytes: maxJsonBytes, maxNodes: Math.max(2_000_000, Math.ceil(maxJsonBytes / 4)) };
 }
 
+/** `document 3 (line 40): ` and `item 2: ` of a List's item: which document an input error is about. */
+export function docPrefix(location: Pick<Location, "document" | "line" | "item">, docLine = location.line): string {
+  return `document ${location.document ?? 0} (line ${docLine ?? 1}): ${
+    location.item === undefined ? "" : `item ${location.item}: `
+  }`;
+}
+
 /** One decoded value at `location`: an object, a skipped non-Kubernetes mapping, or an input error. */
 export const objectDoc = toDoc;
 
@@ -90,9 +188,7 @@ export const objectDoc = toDoc;
  * when the location points at the item's own line).
  */
 function toDoc(obj: unknown, location: Location, options: DecodeOptions, docLine = location.line): SourceDoc {
-  const prefix = `document ${location.document ?? 0} (line ${docLine ?? 1}): ${
-    location.item === undefined ? "" : `item ${location.item}: `
-  }`;
+  const prefix = docPrefix(location, docLine);
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
     // lib's wording for a document that is not a mapping (parseDocuments), here for a List item.
     return { kind: "error", location, error: `${prefix}${notAnObject(obj)}` };

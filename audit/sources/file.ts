@@ -7,12 +7,13 @@ import { open, readFile, stat } from "node:fs/promises";
 import { sep } from "node:path";
 import type { Readable } from "node:stream";
 import { type WalkEntry, walkFolder } from "#lib/storage";
-import { type DecodeOptions, decodeText, looksLikeJson } from "./decode.js";
+import { type DecodeOptions, decodeOptionsOf, decodeText, looksLikeJson } from "./decode.js";
 import { reportFolderFilter } from "./report-folders.js";
 import { streamJsonList, streamJsonListParts } from "./stream-json.js";
 import { streamYaml, streamYamlParts } from "./stream-yaml.js";
 import {
   DOCUMENT_FILE,
+  fileTooLarge,
   type RawPart,
   type Source,
   type SourceDoc,
@@ -86,7 +87,7 @@ export function stdinSource(stdin: Readable, options: SourceOptions): Source {
           } catch (err) {
             return [{ kind: "error", location: base, error: readErrorText(err) }];
           }
-          return decodeText(text, base, { nonKubernetes: "error", maxJsonBytes: options.maxFileBytes });
+          return decodeText(text, base, decodeOptionsOf(options, "error"));
         },
       };
     },
@@ -101,7 +102,7 @@ async function readBounded(stream: Readable, maxBytes: number): Promise<string> 
     size += buf.length;
     if (size > maxBytes) {
       stream.destroy();
-      throw new Error(`standard input is over the limit of ${maxBytes} bytes`);
+      throw new Error(fileTooLarge("standard input", undefined, maxBytes));
     }
     chunks.push(buf);
   }
@@ -147,7 +148,7 @@ class FileUnit implements SourceUnit {
     private readonly options: SourceOptions,
     nonKubernetes: "skip" | "error",
   ) {
-    this.decodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+    this.decodeOptions = decodeOptionsOf(options, nonKubernetes);
     this.meter = options.onRead === undefined ? this.decodeOptions : { ...this.decodeOptions, onRead: options.onRead };
     this.base = { file: name };
   }
@@ -236,7 +237,7 @@ class FileUnit implements SourceUnit {
       const info = await stat(name);
       if (info.isDirectory()) return { docs: [this.error("cannot read the folder")] };
       if (info.size > options.maxFileBytes) {
-        return { docs: [this.error(`file is ${info.size} bytes, over the limit of ${options.maxFileBytes}`)] };
+        return { docs: [this.error(fileTooLarge("file", info.size, options.maxFileBytes))] };
       }
       const text = await readFile(name, "utf8");
       options.onRead?.(info.size);

@@ -3,7 +3,7 @@
  * (stream-json.ts): it follows strings (with escapes) and nesting, reads the top-level keys, and cuts top-level
  * values and the elements of `items`. Values are not decoded here; lib's decoder checks what is cut.
  */
-import { MAX_DOCUMENT_BYTES, readText, type StreamTuning } from "./stream-text.js";
+import { readText, type StreamTuning } from "./stream-text.js";
 
 export class ScanError extends Error {}
 
@@ -281,8 +281,14 @@ function quote(c: number): string {
   return c < 0x20 ? `'\\u${c.toString(16).padStart(4, "0")}'` : `'${String.fromCharCode(c)}'`;
 }
 
-export async function scan(path: string, events: ScanEvents, tuning: StreamTuning): Promise<ListScanner> {
-  const scanner = new ListScanner(events, MAX_DOCUMENT_BYTES);
+/** The first pass over a streamed List: values over `maxBytes` (the per-document limit) are cut as undefined. */
+export async function scan(
+  path: string,
+  events: ScanEvents,
+  tuning: StreamTuning,
+  maxBytes: number,
+): Promise<ListScanner> {
+  const scanner = new ListScanner(events, maxBytes);
   // The structure pass is not progress: the items pass reads the same bytes again.
   for await (const chunk of readText(path, { readBuffer: tuning.readBuffer })) scanner.push(chunk);
   scanner.end();

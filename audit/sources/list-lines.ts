@@ -62,12 +62,38 @@ function yamlItemLines(text: string, start: number, startLine: number): number[]
 
 /** Walks the JSON text of one document, noting where each element of the top-level `items` array starts. */
 function jsonItemLines(text: string, start: number, startLine: number): number[] | undefined {
-  const out: number[] = [];
+  return jsonItems(text, start, startLine)?.map((s) => s.line);
+}
+
+/** Where one element of a JSON List's `items` is: its first line, and its text (`start` to `end`, no blanks). */
+export interface JsonItemSpan {
+  line: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The text of each element of the top-level `items` array of the JSON document at `startLine` (the text a streamed
+ * read cuts for each item), or undefined when the text does not show them.
+ */
+export function jsonItemSpans(text: string, startLine: number): JsonItemSpan[] | undefined {
+  const start = offsetOfLine(text, startLine);
+  return start === undefined ? undefined : jsonItems(text, start, startLine);
+}
+
+function jsonItems(text: string, start: number, startLine: number): JsonItemSpan[] | undefined {
+  const out: JsonItemSpan[] = [];
   let depth = 0;
   let line = startLine;
   let lastKey = "";
   let inItems = false;
   let expecting = false;
+  /** One past the last character of the current element seen so far. */
+  let last = -1;
+  const close = () => {
+    const current = out[out.length - 1];
+    if (current !== undefined && current.end < 0) current.end = last;
+  };
   for (let i = start; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\n") {
@@ -77,20 +103,24 @@ function jsonItemLines(text: string, start: number, startLine: number): number[]
     if (c === " " || c === "\t" || c === "\r") continue;
     if (inItems && depth === 2) {
       if (c === ",") {
+        close();
         expecting = true;
         continue;
       }
-      if (c === "]") return out;
+      if (c === "]") {
+        close();
+        return out;
+      }
       if (expecting) {
-        out.push(line);
+        out.push({ line, start: i, end: -1 });
         expecting = false;
       }
     }
     if (c === '"') {
-      const close = endOfString(text, i);
-      if (close < 0) return undefined;
-      if (depth === 1) lastKey = text.slice(i + 1, close);
-      i = close;
+      const closing = endOfString(text, i);
+      if (closing < 0) return undefined;
+      if (depth === 1) lastKey = text.slice(i + 1, closing);
+      i = closing;
     } else if (c === "{" || c === "[") {
       depth++;
       if (depth === 2 && c === "[" && lastKey === "items" && !inItems) {
@@ -101,6 +131,7 @@ function jsonItemLines(text: string, start: number, startLine: number): number[]
       depth--;
       if (depth === 0) return out;
     }
+    last = i + 1;
   }
   return undefined;
 }

@@ -21,7 +21,7 @@ export function decodeRawPart(part: RawPart): SourceDoc[] | "nested" | "reparse"
     case "text":
       return decodeText(part.text, part.base, part.options);
     case "yaml": {
-      const { docs } = decodePiece(part.piece, part.index, part.first);
+      const { docs } = decodePiece(part.piece, part.index, part.first, part.options);
       return docs.flatMap((d) => toSourceDocs(d, part.base, part.options, part.piece));
     }
     case "json-item": {

@@ -29,9 +29,10 @@ import {
   type S3Options,
 } from "#lib/storage";
 import { ARCHIVE_FILE, archiveErrorUnit, archiveTooLarge, archiveUnits } from "./archive.js";
-import { type DecodeOptions, decodeText } from "./decode.js";
+import { decodeOptionsOf, decodeText } from "./decode.js";
 import {
   DOCUMENT_FILE,
+  fileTooLarge,
   type RawPart,
   type Source,
   type SourceDoc,
@@ -160,7 +161,7 @@ function objectUnit(
   nonKubernetes: "skip" | "error",
 ): SourceUnit {
   const file = formatS3Url(bucket, key);
-  const decodeOptions: DecodeOptions = { nonKubernetes, maxJsonBytes: options.maxFileBytes };
+  const decodeOptions = decodeOptionsOf(options, nonKubernetes);
   /** The object's text, or its one input error. */
   const readWhole = async (): Promise<{ text: string } | { docs: SourceDoc[] }> => {
     if (size > options.maxFileBytes) {
@@ -169,7 +170,7 @@ function objectUnit(
           {
             kind: "error",
             location: { file },
-            error: `object is ${size} bytes, over the limit of ${options.maxFileBytes}`,
+            error: fileTooLarge("object", size, options.maxFileBytes),
           },
         ],
       };

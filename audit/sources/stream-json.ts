@@ -6,9 +6,17 @@
  */
 import { type ParseOptions, parseDocuments } from "#lib";
 import type { Location } from "../model.js";
-import { type DecodeOptions, jsonParseOptions, objectDoc } from "./decode.js";
+import {
+  type DecodeOptions,
+  decodeOptionsOnly,
+  docPrefix,
+  documentLimit,
+  documentTooLargeText,
+  jsonParseOptions,
+  objectDoc,
+} from "./decode.js";
 import { ListScanner, MoreThanAList, NotAList, ScanError, scan } from "./json-scanner.js";
-import { MAX_DOCUMENT_BYTES, readError, readText, type StreamTuning } from "./stream-text.js";
+import { readError, readText, type StreamTuning } from "./stream-text.js";
 import type { RawJsonList, RawPart, SourceDoc } from "./types.js";
 
 /** lib's default nesting bound; a List item sits at depth 3 of its List. */
@@ -70,7 +78,7 @@ function decodeValue(
  * Two passes over the file: the first checks the structure (strings, nesting, commas and colons), decodes the
  * top-level values other than `items` and reads `kind` and `apiVersion` wherever they are in the object; a text
  * that is not a List, or is malformed there, is one input error and nothing else. The second pass decodes each
- * item alone, with the per-document bound (8 MiB) on its text and lib's depth bound counted from the List. Unlike
+ * item alone, with the per-document limit (decode.ts) on its text and lib's depth bound counted from the List. Unlike
  * a whole parse, a bad item (a syntax error inside it, too deep, too large) is an input error of that item and the
  * other items are still read.
  */
@@ -88,15 +96,21 @@ export async function* streamJsonList(
   let item = 0;
   const nested: unknown[] = [];
   try {
-    yield* itemsPass(path, options, lastItems, (raw, elementLine, column, push: (d: SourceDoc) => void) => {
-      const r = decodeJsonItem(raw, elementLine, column, list, item);
-      if ("nested" in r) {
-        nested.push(r.nested);
-        return;
-      }
-      item++;
-      push("bad" in r ? r.bad : r);
-    });
+    yield* itemsPass(
+      path,
+      options,
+      documentLimit(options),
+      lastItems,
+      (raw, elementLine, column, push: (d: SourceDoc) => void) => {
+        const r = decodeJsonItem(raw, elementLine, column, list, item);
+        if ("nested" in r) {
+          nested.push(r.nested);
+          return;
+        }
+        item++;
+        push("bad" in r ? r.bad : r);
+      },
+    );
   } catch (error) {
     // The file changed between the passes.
     yield secondPassError(error, list);
@@ -136,8 +150,13 @@ export async function* streamJsonListParts(
   const list: RawJsonList = options.whole === true ? { ...head.list, whole: true } : head.list;
   let item = 0;
   try {
-    yield* itemsPass(path, options, lastItems, (raw, elementLine, column, push: (p: RawPart) => void) =>
-      push({ kind: "json-item", raw, elementLine, column, item: item++, list }),
+    yield* itemsPass(
+      path,
+      options,
+      documentLimit(options),
+      lastItems,
+      (raw, elementLine, column, push: (p: RawPart) => void) =>
+        push({ kind: "json-item", raw, elementLine, column, item: item++, list }),
     );
   } catch (error) {
     yield options.whole === true ? { kind: "reparse" } : { kind: "docs", docs: [secondPassError(error, list)] };
@@ -152,6 +171,7 @@ export async function* streamJsonListParts(
 async function* itemsPass<T>(
   path: string,
   tuning: StreamTuning,
+  maxBytes: number,
   lastItems: number,
   element: (raw: string | undefined, elementLine: number, column: number, push: (value: T) => void) => void,
 ): AsyncGenerator<T> {
@@ -165,7 +185,7 @@ async function* itemsPass<T>(
       items: (occurrence) => occurrence === lastItems,
       element: (raw, elementLine, column) => element(raw, elementLine, column, push),
     },
-    MAX_DOCUMENT_BYTES,
+    maxBytes,
   );
   for await (const chunk of readText(path, tuning)) {
     scanner.push(chunk);
@@ -195,7 +215,11 @@ async function jsonListHead(
   let lastItems = -1;
   let problem: string | undefined;
   let line = 1;
-  const notList = `document is ${options.size} bytes, over the limit of ${options.maxJsonParseBytes} for JSON parsed whole, and is not a List whose items can be streamed`;
+  // A text that is not a List is one document: over the per-document limit, it is that error, as when read whole.
+  const notList =
+    options.size > documentLimit(options)
+      ? documentTooLargeText(options)
+      : `document is ${options.size} bytes, over the limit of ${options.maxJsonParseBytes} for JSON parsed whole, and is not a List whose items can be streamed`;
   try {
     const first = await scan(
       path,
@@ -203,7 +227,7 @@ async function jsonListHead(
         value(key, raw) {
           if (problem !== undefined) return;
           if (raw === undefined) {
-            problem = `the value of ${JSON.stringify(key)} is over the limit of ${MAX_DOCUMENT_BYTES} bytes`;
+            problem = `the value of ${JSON.stringify(key)} is ${documentTooLargeText(options)}`;
             return;
           }
           const decoded = decodeValue(raw, 2, parse, 1, 1);
@@ -218,6 +242,7 @@ async function jsonListHead(
         element() {},
       },
       options,
+      documentLimit(options),
     );
     line = first.startLine;
   } catch (error) {
@@ -237,7 +262,7 @@ async function jsonListHead(
     };
   }
   const list = top as ListObject;
-  const decodeOptions: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
+  const decodeOptions = decodeOptionsOnly(options);
   return { list: { base, line, kind: list.kind, apiVersion: list.apiVersion, options: decodeOptions }, lastItems };
 }
 
@@ -258,7 +283,7 @@ export function decodeJsonItem(
       bad: {
         kind: "error",
         location,
-        error: `document 0 (line ${list.line}): item ${item}: item is over the limit of ${MAX_DOCUMENT_BYTES} bytes`,
+        error: `${docPrefix(location, list.line)}${documentTooLargeText(list.options)}`,
       },
     };
   }

@@ -1,14 +1,11 @@
 /**
- * What the streamed reads of a file share (stream-yaml.ts, stream-json.ts): the per-document bound, the read
- * buffer, and reading a file as text chunks that the read meter counts. Memory holds one document (one YAML
+ * What the streamed reads of a file share (stream-yaml.ts, stream-json.ts): the read buffer, and reading a file as text chunks that the read meter counts. Memory holds one document (one YAML
  * document, one `kind: List` item) and a read buffer, not the file.
  */
 import { Buffer } from "node:buffer";
 import { createReadStream } from "node:fs";
 import type { ReadMeter } from "./types.js";
 
-/** lib's default bound on one document (`ParseOptions.maxBytes`), which YAML documents and List items keep. */
-export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 /**
  * Read chunks small enough to be young objects: a 1 MB string goes to V8's large-object space, which only a full
  * collection frees, so with a fast decoder the dead chunks piled up (a 60 MB file streamed at a heap of 80–128 MB,

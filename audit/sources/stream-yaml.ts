@@ -3,14 +3,23 @@
  * as lib's decoder cuts a stream (a line starting with `---` followed by a space, a tab or the end of the line; text
  * before the first marker that holds only comments and directives belongs to the first document), and each piece is
  * decoded with lib's `parseDocuments`, so documents, lines and error texts are what `read()` gives. A piece over the
- * per-document bound (8 MiB) is not buffered: its text is dropped once the bound is passed and only its size is
+ * per-document limit (decode.ts) is not buffered: its text is dropped once the bound is passed and only its size is
  * counted up to the next marker. (`...` lines and directives stay inside a piece, as in lib; a piece holding them is
  * decoded between two sentinel documents so the number of documents it counts is known.)
  */
 import { type DecodedDocument, parseDocuments } from "#lib";
 import type { Location } from "../model.js";
-import { type DecodeOptions, objectDocs, topLevelItemLines } from "./decode.js";
-import { MAX_DOCUMENT_BYTES, readText, type StreamTuning } from "./stream-text.js";
+import {
+  type DecodeOptions,
+  decodeOptionsOnly,
+  docPrefix,
+  documentLimit,
+  documentTooLargeText,
+  objectDocs,
+  topLevelItemLines,
+  yamlParseOptions,
+} from "./decode.js";
+import { readText, type StreamTuning } from "./stream-text.js";
 import type { RawPart, RawYamlPiece, SourceDoc } from "./types.js";
 
 const MARKER = /\n---(?=[ \t\r\n]|$)/g;
@@ -191,7 +200,7 @@ export async function* streamYaml(
   let first = true;
   for await (const pieces of pieceBatches(path, options)) {
     for (const piece of pieces) {
-      const { docs, count } = decodePiece(piece, index, first);
+      const { docs, count } = decodePiece(piece, index, first, options);
       first = false;
       index += count;
       for (const doc of docs) yield* toSourceDocs(doc, base, options, piece);
@@ -209,14 +218,14 @@ export async function* streamYamlParts(
   base: Location,
   options: DecodeOptions & StreamTuning,
 ): AsyncGenerator<RawPart> {
-  const decodeOptions: DecodeOptions = { nonKubernetes: options.nonKubernetes, maxJsonBytes: options.maxJsonBytes };
+  const decodeOptions = decodeOptionsOnly(options);
   let index = 0;
   let first = true;
   for await (const pieces of pieceBatches(path, options)) {
     for (const piece of pieces) {
       const text = piece.text;
       if (text !== undefined && !piece.last && (first || text.includes("\n...") || text.includes("\n%"))) {
-        const { docs, count } = decodePiece(piece, index, first);
+        const { docs, count } = decodePiece(piece, index, first, decodeOptions);
         yield { kind: "docs", docs: docs.flatMap((d) => toSourceDocs(d, base, decodeOptions, piece)) };
         index += count;
       } else {
@@ -230,8 +239,8 @@ export async function* streamYamlParts(
 }
 
 /** The pieces of a YAML file in order, in batches (the pieces each read chunk completes), as the cutter cuts them. */
-async function* pieceBatches(path: string, tuning: StreamTuning): AsyncGenerator<RawYamlPiece[]> {
-  const cutter = new YamlCutter(MAX_DOCUMENT_BYTES);
+async function* pieceBatches(path: string, tuning: StreamTuning & DecodeOptions): AsyncGenerator<RawYamlPiece[]> {
+  const cutter = new YamlCutter(documentLimit(tuning));
   for await (const chunk of readText(path, tuning)) {
     cutter.push(chunk, false);
     if (cutter.out.length > 0) yield cutter.out.splice(0);
@@ -265,23 +274,25 @@ export function decodePiece(
   piece: RawYamlPiece,
   index: number,
   first: boolean,
+  options: DecodeOptions,
 ): { docs: DecodedDocument[]; count: number } {
   if (piece.text === undefined) {
     const line = piece.line + Math.max(piece.contentLine, 0);
-    const error = `document ${index} (line ${line}): document is ${piece.bytes} bytes, over the limit of ${MAX_DOCUMENT_BYTES}`;
+    const error = `${docPrefix({ document: index, line })}${documentTooLargeText(options)}`;
     return { docs: [{ error, document: index, line }], count: 1 };
   }
+  const parse = yamlParseOptions(options);
   const text = piece.text;
   // A piece starting at a marker holds one document unless a `...` line or a directive starts another; the first
   // piece may hold more (lib joins text without content before the first marker to it).
   if (piece.last || (!first && !(text.includes("\n...") || text.includes("\n%")))) {
-    const docs = parseDocuments(text);
+    const docs = parseDocuments(text, parse);
     return { docs: shift(docs, index, piece.line - 1), count: 1 };
   }
   // Sentinel documents around the piece: the one after it tells how many documents the piece counted; the one
   // before keeps a piece without content from being joined to the sentinel (lib's rule for a stream's start).
   const prefix = first ? "" : SENTINEL;
-  const docs = parseDocuments(prefix + text + SENTINEL);
+  const docs = parseDocuments(prefix + text + SENTINEL, parse);
   const sentinel = docs.pop();
   const skip = first ? 0 : 1;
   const count = (sentinel?.document ?? skip + 1) - skip;

@@ -5,6 +5,7 @@
  * (`../`) is returned as a rejected entry, so the caller reports it and goes on.
  */
 
+import { fileTooLarge } from "./types.js";
 export type TarEntry =
   | { kind: "file"; name: string; data: Buffer }
   | { kind: "rejected"; name: string; reason: string };
@@ -63,7 +64,7 @@ export function* readTar(buf: Buffer, limits: TarLimits): Generator<TarEntry> {
       continue;
     }
     if (size > limits.maxEntryBytes) {
-      yield { kind: "rejected", name, reason: `member is ${size} bytes, over the limit of ${limits.maxEntryBytes}` };
+      yield { kind: "rejected", name, reason: fileTooLarge("member", size, limits.maxEntryBytes) };
       continue;
     }
     yield { kind: "file", name: name.replace(/^(\.\/)+/, ""), data: buf.subarray(dataStart, dataEnd) };

@@ -99,8 +99,8 @@ export interface Source {
 /** Bounds and behaviour of the sources. */
 export interface SourceOptions extends ReadMeter {
   /**
-   * Largest text read whole: an archive member, an S3 object, a file read with `read()`. Streamed files
-   * (`SourceUnit.stream`) are not bounded by it, only by the bound on each document (8 MiB). Default 512 MiB.
+   * Largest text read whole, per input file: an archive member, an S3 object, a file read with `read()`. Streamed
+   * files (`SourceUnit.stream`) are not bounded by it, only by the per-document limit. Default 512 MiB.
    */
   maxFileBytes: number;
   /**
@@ -108,6 +108,11 @@ export interface SourceOptions extends ReadMeter {
    * item by item when it is a `kind: List`, and is an input error otherwise. Default 512 MiB.
    */
   maxJsonParseBytes: number;
+  /**
+   * The per-document limit: the largest YAML document, JSON text that is not a List, or List item, on every path
+   * (decode.ts). Default lib's DEFAULT_MAX_DOCUMENT_BYTES (8 MiB).
+   */
+  maxDocumentBytes?: number;
   /** Largest archive file, and largest uncompressed tar stream. Default 1 GiB. */
   maxArchiveBytes: number;
   /** Most members in one archive. Default 1,000,000. */
@@ -138,6 +143,15 @@ export const DEFAULT_SOURCE_OPTIONS: Readonly<SourceOptions> = Object.freeze({
   maxArchiveBytes: 1024 * 1024 * 1024,
   maxArchiveEntries: 1_000_000,
 });
+
+/**
+ * The text of an input file (a file, an S3 object, an archive member, standard input) over `maxFileBytes`: a limit
+ * per input file, read whole, apart from the per-document limit of each document in it (decode.ts).
+ */
+export function fileTooLarge(what: string, size: number | undefined, maxFileBytes: number): string {
+  const is = size === undefined ? "is" : `is ${size} bytes,`;
+  return `${what} ${is} over the limit of ${maxFileBytes} bytes per input file`;
+}
 
 /** File names read from folder trees and archives. */
 export const DOCUMENT_FILE = /\.(ya?ml|json)$/i;

@@ -81,7 +81,7 @@ const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 /** Decodes the YAML and JSON files of a bundle (the other files are left to the families). */
 export function decodeEntries(
   files: readonly BundleFile[],
-  limits: { maxBytes: number; maxDepth: number },
+  limits: { maxBytes: number; maxDepth: number; maxBytesSetting?: string },
 ): BundleEntry[] {
   return files.map((file) =>
     DOCUMENT_FILE.test(file.path) ? { file, documents: parseDocuments(file.content, limits) } : { file },
@@ -94,7 +94,7 @@ export function decodeEntries(
  */
 export function decodeBundle(
   files: readonly BundleFile[],
-  limits: { maxBytes: number; maxDepth: number },
+  limits: { maxBytes: number; maxDepth: number; maxBytesSetting?: string },
 ): DecodedBundle {
   const only = files.length === 1 ? files[0]! : undefined;
   if (only !== undefined && isArtifactText(only.content)) return readArtifact(only);

@@ -13,7 +13,7 @@ import {
   decodeBundle,
   serializeArtifact,
 } from "./artifact.js";
-import { DEFAULT_LIMITS } from "./config.js";
+import { decodeLimitsOf } from "./config.js";
 import { loadBundle } from "./load.js";
 import { readBundleFiles } from "./source.js";
 
@@ -53,10 +53,7 @@ export function artifactOfLoaded(
   policySet: PolicySet,
   options: BundleOptions = {},
 ): { artifact: BundleArtifact; text: string } | undefined {
-  const limits = {
-    maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
-    maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
-  };
+  const limits = decodeLimitsOf(options);
   const decoded = decodeBundle(files, limits);
   if (decoded.digest !== policySet.digest) return undefined;
   const artifact: BundleArtifact = {

@@ -5,6 +5,7 @@
 
 import { RULE_FAMILIES, type RuleFamily } from "../field/error.js";
 import { formatValue } from "../field/message.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES } from "../objects/limits.js";
 import type { BundleOptions, PolicyFailure, ResolvedBundleConfig } from "../policy/types.js";
 
 export const BUNDLE_CONFIG_API_VERSION = "tollgate.dev/v1alpha1";
@@ -17,7 +18,22 @@ export const KNOWN_FEATURE_GATES: Readonly<Record<string, boolean>> = Object.fre
   DeclarativeValidationBeta: true,
 });
 
-export const DEFAULT_LIMITS = Object.freeze({ documentBytes: 16 * 1024 * 1024, depth: 256 });
+/** Bounds of each policy document: the per-document limit every input path keeps (limits.ts), and a deeper nesting. */
+export const DEFAULT_LIMITS = Object.freeze({ documentBytes: DEFAULT_MAX_DOCUMENT_BYTES, depth: 256 });
+
+/** The decoder's bounds of a bundle's documents (BundleOptions over the defaults; tollgate.yaml is read after them). */
+export function decodeLimitsOf(options: BundleOptions): {
+  maxBytes: number;
+  maxDepth: number;
+  maxBytesSetting?: string;
+} {
+  const setting = options.limits?.documentBytesSetting;
+  return {
+    maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
+    maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
+    ...(setting !== undefined && { maxBytesSetting: setting }),
+  };
+}
 
 export interface BundleConfigDoc {
   featureGates?: Record<string, boolean>;

@@ -24,7 +24,7 @@ import {
 import { WaiverCollector } from "../waivers/collect.js";
 import { decodeBundle, decodeEntries } from "./artifact.js";
 import { classifyEntries } from "./classify.js";
-import { DEFAULT_LIMITS, resolveBundleConfig } from "./config.js";
+import { decodeLimitsOf, resolveBundleConfig } from "./config.js";
 import { FAMILY_COMPILERS } from "./families.js";
 import { readBundleFiles } from "./source.js";
 
@@ -36,10 +36,7 @@ import { readBundleFiles } from "./source.js";
  */
 export async function loadBundle(source: string | BundleFile[], options: BundleOptions = {}): Promise<PolicySet> {
   const files = await readBundleFiles(source, options.s3);
-  const limits = {
-    maxBytes: options.limits?.documentBytes ?? DEFAULT_LIMITS.documentBytes,
-    maxDepth: options.limits?.depth ?? DEFAULT_LIMITS.depth,
-  };
+  const limits = decodeLimitsOf(options);
   const { digest, entries, failures, builtFailures } = decodeBundle(files, limits);
   // An artifact's build compiled every CEL rule and pattern already: compile those lazily, and take their failures
   // from the build (a lazy load does not find them by itself).

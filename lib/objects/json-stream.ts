@@ -11,11 +11,10 @@
  * Each JSON value is one document here: `null` is an empty document, anything but a mapping an error, and the
  * document bounds apply to each value.
  */
-import { Buffer } from "node:buffer";
 import { type DecodedDocument, DecodeFailure, failedDocument, notAnObject } from "./document.js";
 import { decodeJsonValue } from "./json-decode.js";
 import { JsonSyntaxFailure } from "./json-parser.js";
-import type { ResolvedParseOptions } from "./limits.js";
+import { documentTooLarge, isOverBytes, type ResolvedParseOptions } from "./limits.js";
 import { isMapping } from "./mapping.js";
 import { decodeYamlStream } from "./yaml-decode.js";
 
@@ -26,7 +25,7 @@ export function decodeJsonOrYaml(text: string, start: number, limits: ResolvedPa
 
 /** The usual case, parsed in one go: the whole text is one JSON value within the bounds. */
 function decodeOne(text: string, start: number, limits: ResolvedParseOptions): DecodedDocument[] | undefined {
-  if (text.length * 3 > limits.maxBytes && Buffer.byteLength(text, "utf8") > limits.maxBytes) return undefined;
+  if (isOverBytes(text, limits.maxBytes)) return undefined;
   let value: unknown;
   try {
     value = decodeJsonValue(text, start, limits);
@@ -48,10 +47,9 @@ function decodeStream(text: string, start: number, limits: ResolvedParseOptions)
   for (let pos = skipJsonSpace(text, start); pos < text.length; pos = skipJsonSpace(text, pos)) {
     const end = jsonValueEnd(text, pos);
     const line = lines.lineAt(pos);
-    const bytes = end - pos > limits.maxBytes / 3 ? Buffer.byteLength(text.slice(pos, end), "utf8") : 0;
     let value: unknown;
-    if (bytes > limits.maxBytes) {
-      out.push(failedDocument(count, line, `document is ${bytes} bytes, over the limit of ${limits.maxBytes}`));
+    if (end - pos > limits.maxBytes / 3 && isOverBytes(text.slice(pos, end), limits.maxBytes)) {
+      out.push(failedDocument(count, line, documentTooLarge(limits.maxBytes, limits.maxBytesSetting)));
       value = null;
     } else {
       try {

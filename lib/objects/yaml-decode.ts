@@ -15,7 +15,6 @@
  *   whose expansion would exceed the limit is refused before it is expanded, and go-yaml v2's
  *   "excessive aliasing" ratio rule is applied too.
  */
-import { Buffer } from "node:buffer";
 import {
   type Alias,
   Composer,
@@ -37,7 +36,7 @@ import { type DecodedDocument, DecodeFailure, failedDocument, notAnObject } from
 import { floatValue, integerValue } from "./integer.js";
 import { decodeJsonValue } from "./json-decode.js";
 import { JsonSyntaxFailure } from "./json-parser.js";
-import type { ResolvedParseOptions } from "./limits.js";
+import { documentTooLarge, isOverBytes, type ResolvedParseOptions } from "./limits.js";
 import { defineEntry, isMapping } from "./mapping.js";
 import { readBlockYaml } from "./yaml-block.js";
 import { goYamlFlowScalars } from "./yaml-flow-scalars.js";
@@ -153,12 +152,9 @@ function decodeChunk(
 ): number {
   const contentLine = firstContentLine(chunk.text);
   const startLine = chunk.line + Math.max(contentLine, 0);
-  if (chunk.text.length * 3 > limits.maxBytes) {
-    const bytes = Buffer.byteLength(chunk.text, "utf8");
-    if (bytes > limits.maxBytes) {
-      out.push(failedDocument(first, startLine, `document is ${bytes} bytes, over the limit of ${limits.maxBytes}`));
-      return 1;
-    }
+  if (isOverBytes(chunk.text, limits.maxBytes)) {
+    out.push(failedDocument(first, startLine, documentTooLarge(limits.maxBytes, limits.maxBytesSetting)));
+    return 1;
   }
   const sequence = jsonSequence(chunk.text, chunk.line, contentLine, limits);
   if (sequence !== undefined) {

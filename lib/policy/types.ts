@@ -252,14 +252,16 @@ export type FailurePolicy = "Fail" | "Ignore";
 
 /** Bounds for decoding untrusted documents. */
 export interface DecodeLimits {
-  /** Largest document, in bytes of UTF-8 text. Default 8 MiB (bundles), 3 MiB for requests. */
+  /** Largest document, in bytes of UTF-8 text. Default 8 MiB, the per-document limit of every input path. */
   documentBytes?: number;
+  /** How a user raises `documentBytes` (a flag, a variable), named in the error text of a document over it. */
+  documentBytesSetting?: string;
   /** Deepest nesting of arrays and objects. Default 128. */
   depth?: number;
 }
 
 export interface BundleOptions {
-  /** Bounds for each policy document. Defaults: `documentBytes` 16 MiB, `depth` 256. */
+  /** Bounds for each policy document. Defaults: `documentBytes` 8 MiB (the per-document limit), `depth` 256. */
   limits?: DecodeLimits;
   /** Feature gates (name → enabled), over the bundle's tollgate.yaml and the built-in defaults. */
   featureGates?: Record<string, boolean>;

@@ -368,7 +368,7 @@ describe("S3 sources", () => {
       for await (const unit of source.units()) docs.push(...(await unit.read()));
       expect(docs.map((d) => (d.kind === "error" ? d.error : d.kind))).toEqual([
         "not-kubernetes",
-        expect.stringMatching(/^object is \d+ bytes, over the limit of 100$/),
+        expect.stringMatching(/^object is \d+ bytes, over the limit of 100 bytes per input file$/),
       ]);
     } finally {
       await source.close?.();

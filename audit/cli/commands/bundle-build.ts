@@ -3,9 +3,11 @@
  * artifact (lib/bundle/artifact.ts) to a file, S3 or standard output, and list its policy failures on standard
  * error (as `tollgate lint` prints them), then a one-line summary.
  */
+
 import { join } from "node:path";
 import { buildBundleArtifact } from "#lib";
 import { isS3Url, openLocation } from "#lib/storage";
+import { bundleLimitsOf } from "../../config.js";
 import { statPath } from "../../sources/index.js";
 import type { ResolvedBundleBuildConfig } from "../bundle-args.js";
 import type { CommandIo, CommandOutcome } from "../io.js";
@@ -18,7 +20,10 @@ export async function runBundleBuild(
   const isFolder = isS3Url(config.source)
     ? config.source.endsWith("/")
     : (await statPath(config.source, "bundle path")).isDirectory();
-  const { text, policySet } = await buildBundleArtifact(config.source, { s3: config.s3 });
+  const { text, policySet } = await buildBundleArtifact(config.source, {
+    s3: config.s3,
+    limits: bundleLimitsOf(config.maxDocumentBytes),
+  });
 
   if (config.output === "-") {
     io.stdout(`${text}\n`);

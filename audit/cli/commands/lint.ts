@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { lintWaivers, loadBundle, type PolicyFailure, type PolicySet } from "#lib";
+import { bundleLimitsOf } from "../../config.js";
 import { readWaiverFiles } from "../../policies.js";
 import { statPath } from "../../sources/index.js";
 import type { ResolvedLintConfig } from "../args.js";
@@ -19,7 +20,7 @@ import type { CommandIo, CommandOutcome } from "../io.js";
 export async function runLint(config: Readonly<ResolvedLintConfig>, io: CommandIo): Promise<CommandOutcome> {
   const info = await statPath(config.bundle, "bundle path");
   const waivers = config.waivers === undefined ? [] : await readWaiverFiles(config.waivers);
-  const policySet = await loadBundle(config.bundle, { waivers });
+  const policySet = await loadBundle(config.bundle, { waivers, limits: bundleLimitsOf(config.maxDocumentBytes) });
   // The waivers' expiry is judged now (lint is run by people and CI, at the time that matters to them).
   const failures = [...policySet.failures, ...lintWaivers(policySet, new Date())];
 

@@ -6,6 +6,7 @@
 import type { PolicySet, Status, ValidateRequest, Verdict } from "#lib";
 import { badRequestStatus, invalidStatus, loadBundle, successStatus } from "#lib";
 import { appendAll } from "#lib/objects/append.js";
+import { bundleLimitsOf } from "../../config.js";
 import type { Location, ObjectOutcome } from "../../model.js";
 import {
   DEFAULT_SOURCE_OPTIONS,
@@ -40,13 +41,14 @@ export async function runValidate(config: Readonly<ResolvedValidateConfig>, io: 
     ...DEFAULT_SOURCE_OPTIONS,
     maxFileBytes: config.maxInputBytes,
     nonKubernetes: "error",
+    ...(config.maxDocumentBytes !== undefined && { maxDocumentBytes: config.maxDocumentBytes }),
   };
   const oldSource =
     config.old === undefined ? undefined : await openSource(config.old, options, { label: "--old path" });
   const units = await listUnits(config.inputs, options, io);
   if (units.length === 0) io.stderr(`warning: no *.yaml, *.yml or *.json files in ${config.inputs.join(", ")}\n`);
 
-  const policySet = await loadBundle(config.bundle);
+  const policySet = await loadBundle(config.bundle, { limits: bundleLimitsOf(config.maxDocumentBytes) });
   const errorFailures = policySet.failures.filter((f) => f.severity === "error").length;
   if (errorFailures > 0) {
     io.stderr(

@@ -38,7 +38,12 @@ interface RunOptions {
 async function audit(o: RunOptions): Promise<AuditResult> {
   const sourceOptions = { ...DEFAULT_SOURCE_OPTIONS, ...o.sourceOptions };
   const sources = await Promise.all(o.sources.map((s) => openSource(s, sourceOptions)));
-  const loaded = await loadPolicies(o.bundle, o.policiesFromInput === true ? sources : undefined, {}, o.waivers);
+  const loaded = await loadPolicies(
+    o.bundle,
+    o.policiesFromInput === true ? sources : undefined,
+    {},
+    { waivers: o.waivers },
+  );
   const config: AuditConfig = {
     sources,
     bundle: o.bundle,

@@ -64,7 +64,7 @@ describe("archiveUnits", () => {
     expect(docs[0]).toEqual({
       kind: "error",
       location: { file: NAME, entry: "big.yaml" },
-      error: expect.stringMatching(/^member is \d+ bytes, over the limit of 100$/),
+      error: expect.stringMatching(/^member is \d+ bytes, over the limit of 100 bytes per input file$/),
     });
   });
 

@@ -87,7 +87,11 @@ describe("file source", () => {
     const file = write("big.yaml", CM("big"));
     const docs = await readAll(await openSource(file, { ...DEFAULT_SOURCE_OPTIONS, maxFileBytes: 10 }));
     expect(brief(docs)).toEqual([
-      { kind: "error", location: { file: "<root>/big.yaml" }, error: expect.stringMatching(/over the limit of 10$/) },
+      {
+        kind: "error",
+        location: { file: "<root>/big.yaml" },
+        error: expect.stringMatching(/over the limit of 10 bytes per input file$/),
+      },
     ]);
   });
 
