@@ -3,11 +3,13 @@
  * (interpreter/runtimecost.go costCall): the size-dependent string, bytes and list operations. Library functions
  * carry their own (the `callCosts` and `runtimeCosts` of ../libraries/*).
  */
+import { chargeWork } from "../engine.js";
+import { LIST_TYPES } from "../schema-types.js";
 import { type CallEstimate, type CostOperand, comparisonCost, sizeOf } from "./operand.js";
 import { add, byFactor, mul, mulU, ONE, type Range, REGEX_LENGTH, STRING_TRAVERSAL, union } from "./range.js";
 import type { CallShape, RuntimeCharge } from "./runtime.js";
 import { isVariableSized, type Kind } from "./type-names.js";
-import { actualSize, ceilFactor, comparisonCharge } from "./value-size.js";
+import { actualSize, ceilFactor, comparisonCharge, traversalCost } from "./value-size.js";
 
 /** cel-go's function names of the binary operators (its overloads and the libraries' costs are keyed by them). */
 export const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
@@ -163,9 +165,36 @@ export function builtinRuntimeCharge(fn: string, shape: CallShape): RuntimeCharg
         ? (ops) => comparisonCharge(ops[0], ops[1])
         : undefined;
     case "_+_":
-      return onlyOverloadOf("string", shape) || onlyOverloadOf("bytes", shape)
-        ? (ops) => ceilFactor(actualSize(ops[0]) + actualSize(ops[1]), STRING_TRAVERSAL)
-        : undefined;
+      if (onlyOverloadOf("string", shape) || onlyOverloadOf("bytes", shape)) {
+        return (ops) => ceilFactor(actualSize(ops[0]) + actualSize(ops[1]), STRING_TRAVERSAL);
+      }
+      return mayBeLists(shape) ? listConcatenation : undefined;
   }
   return undefined;
+}
+
+/** Whether both operands of a `+` may be lists. */
+function mayBeLists(shape: CallShape): boolean {
+  const [l, r] = shape.args;
+  const fits = (k: Kind | undefined) => k === "list" || k === "dyn";
+  return fits(l?.kind) && fits(r?.kind);
+}
+
+/**
+ * cel-go charges `list + list` 1 (runtimecost.go: AddList is O(1), a concatList is a view of both lists), and so
+ * does this charge (undefined: the default); this engine copies both lists (and a Kubernetes set or map list
+ * hashes every element), so the copy is counted as work (engine.ts chargeWork), which cancels an evaluation that
+ * would do unbounded work for the constant charge (a list doubled again and again).
+ */
+const listConcatenation: RuntimeCharge = (ops) => {
+  const [a, b] = ops;
+  if (Array.isArray(a) && Array.isArray(b)) chargeWork(listCopyWork(a, b));
+  return undefined;
+};
+
+/** The work of concatenating `a` and `b`: every element copied; a set or map list's elements also hashed. */
+function listCopyWork(a: unknown[], b: unknown[]): number {
+  const work = a.length + b.length;
+  if (!LIST_TYPES.has(a)) return work;
+  return work + traversalCost(a) + traversalCost(b);
 }

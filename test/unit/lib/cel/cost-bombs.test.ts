@@ -153,3 +153,49 @@ describe("runtime charges (cel-go's tracker and Kubernetes' CallCost, from the o
     expect(r.kind).toBe("cost-limit-exceeded");
   });
 });
+
+describe("list concatenation: charged 1 as cel-go charges it, its copies bounded by the limit", () => {
+  const env = createCelEnvironment({ variables: { l: "list<int>", a: "list<int>", b: "list<int>" } });
+  const run = (expr: string, activation: Record<string, unknown>, limit: number) => {
+    const c = compileExpression(env, expr);
+    if (c.kind === "failed") throw new Error(c.message);
+    return evaluate(c.program, activation, limit);
+  };
+  const big = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i));
+
+  it("a concatenation costs 1 whatever the lists' sizes (cel-go's AddList: a view of both lists)", () => {
+    // a, b (1 each), +, size, == (1 each)
+    expect(run("size(a + b) == 3000", { a: big(1000), b: big(2000) }, 1_000_000)).toEqual({
+      kind: "value",
+      value: true,
+      cost: 5,
+    });
+    expect(run("size(a + b) > 0", { a: big(1), b: big(2) }, 1_000_000)).toEqual({
+      kind: "value",
+      value: true,
+      cost: 5,
+    });
+  });
+
+  it("a list doubled again and again is cancelled at its limit, not copied until memory runs out", () => {
+    // 40 doublings of 1,000 elements: 2^40 × 1,000 elements, for a cost of a few hundred
+    const expr = `[l]${".map(x, x + x)".repeat(40)}[0]`;
+    const r = run(`size(${expr}) > 0`, { l: big(1000) }, 1_000_000);
+    expect(r.kind).toBe("cost-limit-exceeded");
+    expect(r.cost).toBeLessThan(1000);
+  });
+
+  it("concatenations repeated in a comprehension are cancelled once their copies pass ten times the limit", async () => {
+    // Within the static limit (1,000 × 40 concatenations) and the per-call one; each step copies 1,000 to 40,000
+    // elements (820,000 in all): about 800 million copies for the whole list.
+    const sum = Array.from({ length: 40 }, () => "self.l").join(" + ");
+    const rule = `self.l.all(x, size(${sum}) > x)`;
+    const set = await bundleWith({ l: intList(1000) }, rule);
+    expect(set.failures).toEqual([]);
+    expect(errorsOf(set, { l: ints(1000) })).toEqual([
+      `spec: Invalid value: "object": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule}`,
+    ]);
+    // the same rule over fewer elements copies less than the allowance and holds
+    expect(errorsOf(set, { l: ints(100) })).toEqual([]);
+  });
+});
