@@ -23,6 +23,7 @@ import { celRulesCases } from "./cel-rules.bench.js";
 import { cliStartCases } from "./cli-start.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
 import { kubevirtCases } from "./kubevirt.bench.js";
+import { largeInputCases } from "./large-inputs.bench.js";
 import { podSecurityCases } from "./pod-security.bench.js";
 import { childrenCpuMs, selfCpuMs } from "./processes.js";
 import { validateCases } from "./validate.bench.js";
@@ -41,6 +42,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...admissionPolicyCases,
   ...auditCases,
   ...auditWorkersCases,
+  ...largeInputCases,
 ];
 
 function fmt(value: number, unit: string): string {

@@ -28,7 +28,7 @@ const object = (spec: unknown) => ({
 });
 
 describe("large inputs", () => {
-  it("checks a 100,000-value root enum quickly, with a bounded message listing the first values", async () => {
+  it("checks a 100,000-value root enum with a bounded message listing the first values", async () => {
     const values = Array.from({ length: 100_000 }, (_, i) => ({ spec: { n: `value-${i}` } }));
     const schema = {
       type: "object",
@@ -36,9 +36,7 @@ describe("large inputs", () => {
       properties: { spec: { type: "object", properties: { n: { type: "string" } } } },
     };
     const set = await loadBundle([{ path: "crd.json", content: crdText(schema) }]);
-    const t0 = performance.now();
     const v = set.validate({ operation: "CREATE", object: object({ n: "nope" }) });
-    const ms = performance.now() - t0;
     expect(v.errors).toHaveLength(1);
     const message = v.errors[0]!.message;
     expect(message).toMatch(
@@ -46,7 +44,7 @@ describe("large inputs", () => {
     );
     expect(v.errors[0]!.detail).toMatch(/\.\.\. \(\d+ more values\)$/);
     expect(message.length).toBeLessThan(5_000);
-    expect(ms).toBeLessThan(500);
+    // Its time is a goal of `npm run bench -- large/enum-100k` (no timings in tests).
   });
 
   it("reports 300,000 type errors as the first 100 and one counting the rest, typed to keep CEL gated", async () => {
