@@ -165,6 +165,31 @@ describe("webhook hardening", () => {
     expect(b.body.message).toContain("request.operation 9223372036854775807 is not one of");
   });
 
+  it("answers 400 to integers beyond 2^53 on a cold container too, before the bundle has loaded", async () => {
+    let release: () => void = () => {};
+    const loaded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const runtime = createRuntime(
+      {},
+      {
+        logger: logger([]),
+        load: async () => {
+          await loaded;
+          return loadBundle(FUZZ_BUNDLE);
+        },
+      },
+    );
+    const cold = createHandler(runtime);
+    expect(runtime.loaded()).toBeUndefined();
+    const a = await send(cold, '{"apiVersion": 9007199254740993, "kind": "AdmissionReview"}');
+    expect(a.status).toBe(400);
+    expect(a.body.message).toContain("AdmissionReview apiVersion 9007199254740993 is not supported");
+    expect(a.text).not.toMatch(/bundle|InternalError/);
+    release();
+    await runtime.policySet();
+  });
+
   it("answers 401 to an unauthenticated request before looking at its body", async () => {
     const guarded = await handlerFor({ TOLLGATE_TOKEN: "secret-token-123", TOLLGATE_MAX_BODY_BYTES: "1024" });
     const tooLarge = await guarded(v2Event({ body: "x".repeat(5000) }), fakeContext());
