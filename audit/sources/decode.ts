@@ -72,7 +72,11 @@ export function yamlParseOptions(options: DecodeOptions): ParseOptions {
 /** The docs of a text: its YAML documents, or its JSON values, a List's items each checked against the limit. */
 export function decodeText(text: string, base: Location, options: DecodeOptions): SourceDoc[] {
   const json = looksLikeJson(text);
-  const docs = parseDocuments(text, json ? jsonParseOptions(options.maxJsonBytes) : yamlParseOptions(options));
+  let docs = parseDocuments(text, json ? jsonParseOptions(options.maxJsonBytes) : yamlParseOptions(options));
+  // A stream of several JSON values (`cat a.json b.json`): each value is one document, a List among them too,
+  // measured by lib on its own text.
+  const several = json && docs.length > 1 && isOverBytes(text, documentLimit(options));
+  if (several) docs = parseDocuments(text, { ...jsonParseOptions(options.maxJsonBytes), ...yamlParseOptions(options) });
   const out: SourceDoc[] = [];
   for (const doc of docs) {
     const location: Location = { ...base, document: doc.document, line: doc.line };
@@ -80,7 +84,7 @@ export function decodeText(text: string, base: Location, options: DecodeOptions)
       out.push({ kind: "error", location, error: doc.error });
       continue;
     }
-    if (!json) {
+    if (!json || several) {
       for (const d of objectDocs(doc.object, location, options, () => topLevelItemLines(text, doc.line, doc.object))) {
         out.push(d);
       }
@@ -92,8 +96,8 @@ export function decodeText(text: string, base: Location, options: DecodeOptions)
 }
 
 /**
- * The docs of one decoded JSON value: a value that is not a List is one document, the text's size (a text holding
- * several values counts as a whole); a List's items are each a document, the size of the item's own text.
+ * The docs of the one JSON value of a text: a value that is not a List is one document, the text's size; a List's
+ * items are each a document, the size of the item's own text.
  */
 function jsonDocs(text: string, doc: DecodedDocument, location: Location, options: DecodeOptions): SourceDoc[] {
   const max = documentLimit(options);
