@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { autoWorkerCount, resolveWorkers } from "../../audit/workers/auto.js";
 import { prepare, writeBundle } from "./audit.bench.js";
 import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
-import { ensureBuilt, median, timedNode } from "./processes.js";
+import { median } from "./measure.js";
+import { ensureBuilt, timedNode } from "./processes.js";
 
 /** Workers must pay for themselves on 2 cores: at least this speed-up over one thread, by input format. */
 const SPEEDUP_GOAL = { json: 1.5, yaml: 1.7 } as const;

@@ -13,7 +13,8 @@ import { buildBundleArtifact } from "../../lib/index.js";
 import { REPO_ROOT, resolveCorpusRoot } from "../conformance/corpus.js";
 import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
 import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
-import { bareStartAt, type ColdStartTimes, coldStart, median } from "./processes.js";
+import { median } from "./measure.js";
+import { bareStartAt, type ColdStartTimes, coldStart } from "./processes.js";
 
 const RUNS = 7;
 

@@ -13,7 +13,8 @@ import { dirname, join } from "node:path";
 import { parseDocuments } from "../../lib/index.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
 import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
-import { coldStart, ensureBuilt, median, timedNode } from "./processes.js";
+import { median } from "./measure.js";
+import { coldStart, ensureBuilt, timedNode } from "./processes.js";
 
 const RUNS = 9;
 const GOAL = 2;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type BundleFile, loadBundle, parseDocuments } from "#lib";
 import { readKubevirtCases } from "../conformance/kubevirt/cases.js";
 import type { BenchCase, BenchContext, BenchRow } from "./bench-case.js";
+import { median } from "./measure.js";
 import { objectRow } from "./object-row.js";
 
 const TEMPLATES = "common-templates-v0.35.0/amd64";
@@ -19,11 +20,6 @@ function templateFiles(corpusRoot: string): BundleFile[] {
     .filter((n) => n.endsWith(".yaml"))
     .sort()
     .map((n) => ({ path: `${TEMPLATES}/${n}`, content: readFileSync(join(dir, n), "utf8") }));
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
 }
 
 async function loadRow(ctx: BenchContext): Promise<BenchRow> {

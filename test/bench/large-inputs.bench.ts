@@ -18,9 +18,10 @@ import { createRuntime } from "../../functions/runtime.js";
 import { createHandler } from "../../functions/webhook.js";
 import { loadBundle } from "../../lib/index.js";
 import { FUZZ_BUNDLE } from "../fuzz/webhook-harness.js";
+import { bigCrdText as crdText } from "../helpers/big-crd.js";
 import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
 import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
-import { measureRepeated } from "./measure.js";
+import { measureRepeated, median } from "./measure.js";
 
 const MIB = 1024 * 1024;
 
@@ -68,10 +69,31 @@ async function alternate(
   return out;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+/**
+ * The row of an `alternate` run: the subject's median against the baseline's, with one goal on their ratio (at most
+ * `limit` times) and what `describe` says of the two medians.
+ */
+function alternatedRow(
+  name: string,
+  t: { subject: number[]; baseline: number[] },
+  baselineLabel: string,
+  [goalLabel, limit]: readonly [string, number],
+  describe: (value: number, base: number) => { note: string; data: Record<string, number> },
+): BenchRow {
+  const value = median(t.subject);
+  const base = median(t.baseline);
+  const { note, data } = describe(value, base);
+  return {
+    name,
+    unit: "ms",
+    value,
+    min: Math.min(...t.subject),
+    max: Math.max(...t.subject),
+    baseline: { label: baselineLabel, value: base },
+    goals: [goal(goalLabel, value / base, "<=", limit, "×")],
+    notes: [note],
+    data,
+  };
 }
 
 function roundTrip(text: string): number {
@@ -92,36 +114,18 @@ async function requestRow(): Promise<BenchRow> {
     () => roundTrip(text),
     7,
   );
-  const value = median(t.subject);
-  const base = median(t.baseline);
-  return {
-    name: "large/request-2.67MiB",
-    unit: "ms",
-    value,
-    min: Math.min(...t.subject),
-    max: Math.max(...t.subject),
-    baseline: { label: "JSON.parse+stringify", value: base },
-    goals: [goal("handler ÷ JSON round trip", value / base, "<=", 25, "×")],
-    notes: [
-      `a ${(text.length / MIB).toFixed(2)} MiB review (190,000 failing items): the handler answers in ${value.toFixed(0)} ms, ` +
+  return alternatedRow(
+    "large/request-2.67MiB",
+    t,
+    "JSON.parse+stringify",
+    ["handler ÷ JSON round trip", 25],
+    (value, base) => ({
+      note:
+        `a ${(text.length / MIB).toFixed(2)} MiB review (190,000 failing items): the handler answers in ${value.toFixed(0)} ms, ` +
         `the JSON round trip of the request takes ${base.toFixed(0)} ms (median of 7)`,
-    ],
-    data: { bytes: text.length, handlerMs: value, roundTripMs: base },
-  };
-}
-
-function crdText(schema: Record<string, unknown>): string {
-  return JSON.stringify({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "bigs.b.tollgate.dev" },
-    spec: {
-      group: "b.tollgate.dev",
-      scope: "Namespaced",
-      names: { plural: "bigs", singular: "big", kind: "Big", listKind: "BigList" },
-      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-  });
+      data: { bytes: text.length, handlerMs: value, roundTripMs: base },
+    }),
+  );
 }
 
 /** The CRD of a root enum of `count` values and the 179-byte object the probe sent. */
@@ -147,22 +151,18 @@ async function enumRow(): Promise<BenchRow> {
   const validate = () => set.validate({ operation: "CREATE", object });
   if (validate().errors.length !== 1) throw new Error("the object should fail its enum once");
   const t = await alternate(validate, () => JSON.stringify(values).length, 9);
-  const value = median(t.subject);
-  const base = median(t.baseline);
-  return {
-    name: "large/enum-100k",
-    unit: "ms",
-    value,
-    min: Math.min(...t.subject),
-    max: Math.max(...t.subject),
-    baseline: { label: "JSON.stringify(enum)", value: base },
-    goals: [goal("validate ÷ stringify of the enum", value / base, "<=", 4, "×")],
-    notes: [
-      `a ${JSON.stringify(object).length}-byte object against a 100,000-value root enum: ${value.toFixed(1)} ms; ` +
+  return alternatedRow(
+    "large/enum-100k",
+    t,
+    "JSON.stringify(enum)",
+    ["validate ÷ stringify of the enum", 4],
+    (value, base) => ({
+      note:
+        `a ${JSON.stringify(object).length}-byte object against a 100,000-value root enum: ${value.toFixed(1)} ms; ` +
         `JSON.stringify of the enum's values ${base.toFixed(1)} ms (median of 9)`,
-    ],
-    data: { objectBytes: JSON.stringify(object).length, validateMs: value, stringifyMs: base },
-  };
+      data: { objectBytes: JSON.stringify(object).length, validateMs: value, stringifyMs: base },
+    }),
+  );
 }
 
 /** A CRD of about `bytes` bytes: a spec of described string properties, as large generated CRDs are. */

@@ -45,7 +45,8 @@ function calibrate(fn: () => unknown, ms: number): number {
   }
 }
 
-function median(xs: number[]): number {
+/** The median of `xs` (the mean of the two middle values when their count is even). */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;

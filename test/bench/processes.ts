@@ -10,12 +10,6 @@ import { build } from "esbuild";
 import { builtEntry } from "../../audit/cli/built-entry.js";
 import { REPO_ROOT } from "../conformance/corpus.js";
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 /** A child's environment without the parent's NODE_OPTIONS (tsx's loader must not be in the measured process). */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NODE_OPTIONS: "", ...extra };

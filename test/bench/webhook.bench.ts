@@ -33,6 +33,7 @@ import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
 import { startOffline } from "../helpers/offline.js";
 import { ANCHOR_OBJECTS, findAnchorCase } from "./anchors.js";
 import { type BenchCase, type BenchContext, type BenchRow, goal } from "./bench-case.js";
+import { median } from "./measure.js";
 
 const REQUESTS = 10_000;
 const WARMUP = 1_000;
@@ -148,12 +149,6 @@ handler(event).then(async (res) => {
 
 /** Bare Node printing the CPU time it has used when its first line of user code runs (ms). */
 const BARE_CPU = "const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000))";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 async function coldStartRow(ctx: BenchContext, source: "yaml" | "artifact"): Promise<BenchRow> {
   const { text, crdFolder } = hrReviewText(ctx);

@@ -13,6 +13,7 @@ import { resolveBundleConfig } from "../../../lib/bundle/config.js";
 import { compileDeclarative } from "../../../lib/declarative/family.js";
 import { loadGoParser, readGoFile } from "../../../lib/declarative/go-source.js";
 import type { BenchCase, BenchContext, BenchRow } from "../../bench/bench-case.js";
+import { median } from "../../bench/measure.js";
 import { objectRow } from "../../bench/object-row.js";
 import { resolveCorpusRoot } from "../corpus.js";
 import { type DeclarativeCase, readDeclarativeCases } from "./case-check.js";
@@ -26,11 +27,6 @@ function corpusFiles(root: string, dir = root): BundleFile[] {
       out.push({ path: relative(root, p), content: readFileSync(p, "utf8") });
   }
   return out;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
 }
 
 async function compileRow(ctx: BenchContext): Promise<BenchRow> {

@@ -5,20 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_CAUSES } from "../../../../lib/field/bounds.js";
 import { loadBundle } from "../../../../lib/index.js";
-
-function crdText(schema: Record<string, unknown>): string {
-  return JSON.stringify({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "bigs.b.tollgate.dev" },
-    spec: {
-      group: "b.tollgate.dev",
-      scope: "Namespaced",
-      names: { plural: "bigs", singular: "big", kind: "Big", listKind: "BigList" },
-      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-  });
-}
+import { bigCrdText as crdText } from "../../../helpers/big-crd.js";
 
 const object = (spec: unknown) => ({
   apiVersion: "b.tollgate.dev/v1",
