@@ -170,7 +170,32 @@ export function declaredFunctionNames(env: EngineEnvironment): ReadonlySet<strin
 
 /** Parses an expression in an environment; throws the engine's parse error. */
 export function parseExpression(env: EngineEnvironment, text: string): EngineProgram {
-  return env.parse(text);
+  const program = env.parse(text);
+  presetEmptyReceivers(env, program.ast as unknown as SyntaxNode);
+  return program;
+}
+
+const dynAggregateTypes = new WeakMap<EngineEnvironment, ReadonlyMap<string, EngineType>>();
+
+/**
+ * cel-go types an empty list or map literal with free type parameters, which bind to dyn when nothing else binds
+ * them (checker.go); the engine leaves them unbound, so a comprehension over `[]` or `{}` gives its variable a
+ * parameter type that every comparison overload matches ("overlaps"). An empty literal that is a comprehension's
+ * receiver is typed `list<dyn>` / `map<dyn, dyn>` before the check (engine internal: the checker keeps a node's
+ * preset checkedType, and the literal evaluates to an empty list or map either way).
+ */
+function presetEmptyReceivers(env: EngineEnvironment, node: SyntaxNode): void {
+  const target = macroOf(node) === "comprehension" ? callOf(node)?.target : undefined;
+  if ((target?.op === "list" || target?.op === "map") && target.args.length === 0) {
+    let types = dynAggregateTypes.get(env);
+    if (types === undefined) {
+      types = engineTypes(env, ["list<dyn>", "map<dyn, dyn>"]);
+      dynAggregateTypes.set(env, types);
+    }
+    const t = types.get(target.op === "list" ? "list<dyn>" : "map<dyn, dyn>");
+    if (t !== undefined) (target as unknown as { checkedType: EngineType }).checkedType = t;
+  }
+  for (const c of syntaxChildren(node)) presetEmptyReceivers(env, c);
 }
 
 /** The program's syntax tree. */

@@ -17,12 +17,13 @@
  *    cel-go does, and compare the output type with the expected one;
  * 7. estimate the cost (cost/estimate.ts);
  * 8. install the libraries' own implementations of built-ins (cel-go's conversions, timestamps, durations), the
- *    runtime charges (cost/runtime.ts), cel-go's `||`/`&&` error order and Kubernetes' list-type semantics of
- *    `==`/`+` on lists.
+ *    runtime charges (cost/runtime.ts), cel-go's `||`/`&&` error order, its selection and index semantics where
+ *    the engine's differ (access.ts), and Kubernetes' list-type semantics of `==`/`+` on lists.
  *
  * Evaluating runs the program with a cost limit (cel-go's runtime cost as the API server tracks it) and words errors
  * as cel-go does.
  */
+import { installAccessSemantics } from "./access.js";
 import { estimateCost } from "./cost/estimate.js";
 import type { CostEstimate } from "./cost/range.js";
 import { runtimeMeters } from "./cost/runtime.js";
@@ -405,6 +406,7 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   const syntax = syntaxOf(program);
   const cost = estimateCost(syntax, env.cost);
   applyOverrides(syntax, env.overrides);
+  installAccessSemantics(syntax);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
   const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
   return {

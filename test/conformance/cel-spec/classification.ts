@@ -89,10 +89,6 @@ const ROWS: readonly Row[] = [
       "Kubernetes behaviour: cel-go v0.26 (Kubernetes 1.36) keeps the last of repeated map keys (interpreter evalMap), as tollgate does; the spec asks for an error",
   },
   {
-    key: /#index\/zero_based_uint$/,
-    reason: "reachable, not fixed: a list indexed by a uint held in dyn: the engine looks the uint up as a key",
-  },
-  {
     key: /\/map_key_null$/,
     reason:
       "reachable, not fixed: a map literal with a null key: cel-go fails (unsupported key type), the engine accepts it",
@@ -103,19 +99,9 @@ const ROWS: readonly Row[] = [
       "reachable, not fixed: a map literal with int keys: the engine keeps a literal map's keys as strings, so a comprehension over them sees strings",
   },
   {
-    key: /#all\/list_empty$/,
-    reason:
-      "reachable, not fixed: a macro over an empty list literal ([].all(e, e > 0)) fails to compile in the engine (overlapping overloads of its unbound element type)",
-  },
-  {
     derived: /Cannot index type 'undefined'/,
     reason:
       "reachable, not fixed: optional selection or index on an empty map literal or optional.none(): the engine's checker leaves their element type unbound",
-  },
-  {
-    key: /\/(map_null_entry_no_such_key|map_present_key_invalid_field)$/,
-    reason:
-      "reachable, not fixed: selecting a field of an optional's value that is null or not a map gives none, where cel-go fails",
   },
   {
     key: /optionals\.textproto#optionals\/type$/,
