@@ -473,6 +473,18 @@ export function allowNullVariables(node: SyntaxNode, names: ReadonlySet<string>)
   for (const c of syntaxChildren(node)) allowNullVariables(c, names);
 }
 
+/** The range a comprehension macro call iterates (engine internal: its expansion's iterable), if it is one. */
+export function comprehensionRange(node: SyntaxNode): SyntaxNode | undefined {
+  if (macroOf(node) !== "comprehension") return undefined;
+  return (internal(node).meta.alternate?.args as { iterable?: SyntaxNode } | undefined)?.iterable;
+}
+
+/** Makes a node evaluate to `map` of the value it had (engine internal: its evaluate dispatch). */
+export function mapNodeValue(node: SyntaxNode, map: (v: unknown) => unknown): void {
+  const inner = currentEvaluate(internal(node));
+  overrideEvaluate(node, (ev, ast, ctx) => map(inner(ev, ast, ctx)));
+}
+
 /** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
 export interface ListOperatorHooks {
   equals(left: unknown[], right: unknown): boolean;

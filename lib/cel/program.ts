@@ -52,6 +52,7 @@ import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
 import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues.js";
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
+import { typeLiteralMapKeys } from "./literal-keys.js";
 import { preParse } from "./pre-parse.js";
 import { durationPlusTimestamp, rewriteSource } from "./rewrite.js";
 import { runtimeErrorText } from "./runtime-errors.js";
@@ -407,6 +408,7 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   const cost = estimateCost(syntax, env.cost);
   applyOverrides(syntax, env.overrides);
   installAccessSemantics(syntax);
+  typeLiteralMapKeys(syntax);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
   const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
   return {

@@ -94,11 +94,6 @@ const ROWS: readonly Row[] = [
       "reachable, not fixed: a map literal with a null key: cel-go fails (unsupported key type), the engine accepts it",
   },
   {
-    key: /#(exists_one|existsOne)\/map_one$/,
-    reason:
-      "reachable, not fixed: a map literal with int keys: the engine keeps a literal map's keys as strings, so a comprehension over them sees strings",
-  },
-  {
     derived: /Cannot index type 'undefined'/,
     reason:
       "reachable, not fixed: optional selection or index on an empty map literal or optional.none(): the engine's checker leaves their element type unbound",

@@ -68,3 +68,21 @@ describe("a comprehension over an empty list or map literal (cel-go binds its el
     expect(run("[].all(e, e > 0) && 1")).toMatch(/^compile: /);
   });
 });
+
+describe("a comprehension over a map literal with int, uint or bool keys sees keys of that type (the engine keeps strings)", () => {
+  it.each([
+    { expr: "{6: 'six', 7: 'seven', 8: 'eight'}.exists_one(foo, foo % 5 == 2)", want: true },
+    { expr: "{6: 'six', 7: 'seven', 8: 'eight'}.existsOne(k, v, k % 5 == 2 && v == 'seven')", want: true },
+    { expr: "{-1: 'a'}.all(k, k < 0)", want: true },
+    { expr: "{1u: 'a'}.all(k, k == 1u)", want: true },
+    { expr: "{true: 1}.exists(k, k)", want: true },
+    { expr: "{'a': 1}.all(k, k == 'a')", want: true },
+    { expr: "{6: 'six'}[6]", want: "six" },
+  ])("$expr", ({ expr, want }) => {
+    expect(run(expr)).toBe(want);
+  });
+
+  it("maps the keys to their type", () => {
+    expect(run("{6: 'six', 7: 'seven'}.map(k, k)")).toEqual([6n, 7n]);
+  });
+});
