@@ -3,18 +3,9 @@
  * empty literal receivers of engine.ts parseExpression).
  */
 import { describe, expect, it } from "vitest";
-import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
+import { runCel } from "../../../helpers/cel-run.js";
 
-const env = createCelEnvironment({ variables: { x: "dyn" } });
-
-/** Runs an expression: its value, `error: <message>`, or `compile: <message>`. */
-function run(expr: string, x: unknown = null): unknown {
-  const c = compileExpression(env, expr);
-  if (c.kind === "failed") return `compile: ${c.message}`;
-  const r = evaluate(c.program, { x }, Number.POSITIVE_INFINITY);
-  if (r.kind === "value") return r.value;
-  return r.kind === "error" ? `error: ${r.message}` : "cost limit";
-}
+const run = runCel;
 
 describe("a plain step on a present optional qualifies its value (cel-go Qualify, no presence test)", () => {
   it.each([

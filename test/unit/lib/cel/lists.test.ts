@@ -4,18 +4,9 @@
  * summable type with overflow errors, the extension's error texts, flatten's typing, and the sortBy macro.
  */
 import { describe, expect, it } from "vitest";
-import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
+import { runCel } from "../../../helpers/cel-run.js";
 
-const env = createCelEnvironment({ variables: { x: "dyn" } });
-
-/** Runs an expression: its value, `error: <message>` or `compile: <message>`. */
-function run(expr: string, x: unknown = null): unknown {
-  const c = compileExpression(env, expr);
-  if (c.kind === "failed") return `compile: ${c.message}`;
-  const r = evaluate(c.program, { x }, Number.POSITIVE_INFINITY);
-  if (r.kind === "value") return r.value;
-  return r.kind === "error" ? `error: ${r.message}` : "cost limit";
-}
+const run = runCel;
 
 describe("Kubernetes lists library", () => {
   it.each([

@@ -4,18 +4,9 @@
  * nanoseconds, int overflow, and the runtime "no such overload" texts.
  */
 import { describe, expect, it } from "vitest";
-import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
+import { runCel } from "../../../helpers/cel-run.js";
 
-const env = createCelEnvironment({ variables: { x: "dyn" } });
-
-/** Runs an expression: its value (bigint, string, …), or `error: <message>`. */
-function run(expr: string, x: unknown = null): unknown {
-  const c = compileExpression(env, expr);
-  if (c.kind === "failed") return `compile: ${c.message}`;
-  const r = evaluate(c.program, { x }, Number.POSITIVE_INFINITY);
-  if (r.kind === "value") return r.value;
-  return r.kind === "error" ? `error: ${r.message}` : "cost limit";
-}
+const run = runCel;
 
 describe("conversions", () => {
   it.each([
