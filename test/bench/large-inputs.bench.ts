@@ -21,7 +21,7 @@ import { FUZZ_BUNDLE } from "../fuzz/webhook-harness.js";
 import { bigCrdText as crdText } from "../helpers/big-crd.js";
 import { admissionReview, fakeContext, v2Event } from "../helpers/events.js";
 import { type BenchCase, type BenchRow, goal } from "./bench-case.js";
-import { measureRepeated, median } from "./measure.js";
+import { alternate, alternatedRow, measureRepeated } from "./measure.js";
 
 const MIB = 1024 * 1024;
 
@@ -47,53 +47,6 @@ export function largeReviewText(bytes: number): string {
     );
   const per = review(2).length - review(1).length;
   return review(Math.floor((bytes - review(0).length) / per));
-}
-
-/** Alternates `subject` and `baseline` (so a noisy neighbour slows both), `runs` times each; medians in ms. */
-async function alternate(
-  subject: () => Promise<unknown> | unknown,
-  baseline: () => unknown,
-  runs: number,
-): Promise<{ subject: number[]; baseline: number[] }> {
-  const out = { subject: [] as number[], baseline: [] as number[] };
-  await subject();
-  baseline();
-  for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    await subject();
-    out.subject.push(performance.now() - t0);
-    t0 = performance.now();
-    baseline();
-    out.baseline.push(performance.now() - t0);
-  }
-  return out;
-}
-
-/**
- * The row of an `alternate` run: the subject's median against the baseline's, with one goal on their ratio (at most
- * `limit` times) and what `describe` says of the two medians.
- */
-function alternatedRow(
-  name: string,
-  t: { subject: number[]; baseline: number[] },
-  baselineLabel: string,
-  [goalLabel, limit]: readonly [string, number],
-  describe: (value: number, base: number) => { note: string; data: Record<string, number> },
-): BenchRow {
-  const value = median(t.subject);
-  const base = median(t.baseline);
-  const { note, data } = describe(value, base);
-  return {
-    name,
-    unit: "ms",
-    value,
-    min: Math.min(...t.subject),
-    max: Math.max(...t.subject),
-    baseline: { label: baselineLabel, value: base },
-    goals: [goal(goalLabel, value / base, "<=", limit, "×")],
-    notes: [note],
-    data,
-  };
 }
 
 function roundTrip(text: string): number {

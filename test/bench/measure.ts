@@ -4,6 +4,8 @@
  * that a noisy neighbour slows both.
  */
 
+import { type BenchRow, goal } from "./bench-case.js";
+
 export interface Timing {
   /** Median per-operation time, µs. */
   median: number;
@@ -116,5 +118,52 @@ export async function measureRepeated(fn: () => Promise<unknown>, options: Repea
     min: Math.min(...later),
     max: Math.max(...later),
     runs: times.length,
+  };
+}
+
+/** Alternates `subject` and `baseline` (so a noisy neighbour slows both), `runs` times each; medians in ms. */
+export async function alternate(
+  subject: () => Promise<unknown> | unknown,
+  baseline: () => unknown,
+  runs: number,
+): Promise<{ subject: number[]; baseline: number[] }> {
+  const out = { subject: [] as number[], baseline: [] as number[] };
+  await subject();
+  baseline();
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    await subject();
+    out.subject.push(performance.now() - t0);
+    t0 = performance.now();
+    baseline();
+    out.baseline.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/**
+ * The row of an `alternate` run: the subject's median against the baseline's, with one goal on their ratio (at most
+ * `limit` times) and what `describe` says of the two medians.
+ */
+export function alternatedRow(
+  name: string,
+  t: { subject: number[]; baseline: number[] },
+  baselineLabel: string,
+  [goalLabel, limit]: readonly [string, number],
+  describe: (value: number, base: number) => { note: string; data: Record<string, number> },
+): BenchRow {
+  const value = median(t.subject);
+  const base = median(t.baseline);
+  const { note, data } = describe(value, base);
+  return {
+    name,
+    unit: "ms",
+    value,
+    min: Math.min(...t.subject),
+    max: Math.max(...t.subject),
+    baseline: { label: baselineLabel, value: base },
+    goals: [goal(goalLabel, value / base, "<=", limit, "×")],
+    notes: [note],
+    data,
   };
 }

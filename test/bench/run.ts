@@ -22,6 +22,7 @@ import { bundleLoadCases } from "./bundle-load.bench.js";
 import { celRulesCases } from "./cel-rules.bench.js";
 import { cliStartCases } from "./cli-start.bench.js";
 import { crdCompileCases } from "./crd-compile.bench.js";
+import { hostileInputCases } from "./hostile-inputs.bench.js";
 import { kubevirtCases } from "./kubevirt.bench.js";
 import { largeInputCases } from "./large-inputs.bench.js";
 import { podSecurityCases } from "./pod-security.bench.js";
@@ -43,6 +44,7 @@ const ALL_CASES: readonly BenchCase[] = [
   ...auditCases,
   ...auditWorkersCases,
   ...largeInputCases,
+  ...hostileInputCases,
 ];
 
 function fmt(value: number, unit: string): string {

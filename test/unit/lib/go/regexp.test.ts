@@ -112,15 +112,14 @@ describe("compilePattern: cache", () => {
   });
 });
 
+// How long this takes is held by the hostile/regexp-nested-plus bench case (linear in the input).
 describe("compilePattern: linear time", () => {
-  it("handles a pattern that backtracking engines explode on", () => {
+  it("answers a pattern that backtracking engines explode on", () => {
     // Prepare
     const pattern = mustCompile("^(a+)+$");
-    const started = performance.now();
     // Act
     const got = pattern.test(`${"a".repeat(50_000)}!`);
     // Assess
     expect(got).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

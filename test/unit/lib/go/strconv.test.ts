@@ -25,10 +25,17 @@ describe("goQuote (strconv.Quote)", () => {
     { input: "😀", want: '"😀"' },
     { input: "\u{e0001}", want: '"\\U000e0001"' },
     { input: " ", want: '" "' },
+    { input: "~ }{ [] then a tab\t", want: '"~ }{ [] then a tab\\t"' },
     { input: "\u00a0", want: '"\\u00a0"' },
     { input: "\ud800", want: '"�"' },
   ])("$input", ({ input, want }) => {
     expect(goQuote(input)).toBe(want);
+  });
+
+  it("quotes a long input whose one escape comes last", () => {
+    const long = "a".repeat(100_000);
+    expect(goQuote(`${long}"`)).toBe(`"${long}\\""`);
+    expect(goQuote(long)).toBe(`"${long}"`);
   });
 
   it("quotes invalid UTF-8 bytes as \\x escapes", () => {

@@ -333,12 +333,9 @@ describe("evaluateRules: the validator's per-rule pipeline", () => {
       rule(`r${i}`, { rule: "string", path: "jsonpath::..nosuch", minLength: 1 }),
     );
     // Act
-    const started = performance.now();
     const got = outcomes(many, vm({}));
-    const ms = performance.now() - started;
     // Assess
     expect(got.at(-1)).toContain("evaluation budget exhausted");
-    expect(ms).toBeLessThan(5000);
   });
 });
 

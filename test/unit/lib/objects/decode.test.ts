@@ -241,14 +241,12 @@ describe("YAML anchors, aliases and merge keys", () => {
       const name = String.fromCharCode(97 + level);
       lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(", ")}]`);
     }
-    const started = performance.now();
 
     // Act
     const doc = only(`${lines.join("\n")}\n`);
 
     // Assess
     expect(doc.error).toMatch(/^document 0 \(line 1\): line \d+: document contains excessive aliasing$/);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("refuses an alias whose copy would pass maxNodes, before copying it", () => {
@@ -420,10 +418,9 @@ describe("bounds", () => {
     { name: "YAML, 2 MB of [", text: `a: ${"[".repeat(2 * MIB)}` },
     { name: "YAML, 2 MB of - ", text: `${"- ".repeat(MIB)}x` },
     { name: "JSON, 8 MB of [", text: "[".repeat(8 * MIB - 1) },
-  ])("refuses absurd nesting quickly: $name", ({ text }) => {
-    const started = performance.now();
-    expect(only(text).error).toBeDefined();
-    expect(performance.now() - started).toBeLessThan(3000);
+  ])("refuses absurd nesting: $name", ({ text }) => {
+    // How long this takes is held by the hostile/yaml-nesting and hostile/json-nesting bench cases.
+    expect(only(text).error).toContain("nesting is deeper");
   });
 
   it.each([

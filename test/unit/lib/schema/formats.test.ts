@@ -792,7 +792,8 @@ describe("k8s-short-name, k8s-long-name", () => {
   ]);
 });
 
-describe("checks stay linear on hostile input", () => {
+// How long these take is held by the hostile/format-* bench cases (twice the input, at most 2.5× the time).
+describe("checks answer on hostile input", () => {
   it.each([
     { format: "hostname", value: `${"a-".repeat(20_000)}!` },
     { format: "email", value: `${"(".repeat(20_000)}a@b` },
@@ -801,11 +802,9 @@ describe("checks stay linear on hostile input", () => {
     { format: "k8slongname", value: `${"a.".repeat(100)}!` },
     { format: "uri", value: `http://${"a".repeat(50_000)}%` },
   ])("$format", ({ format, value }) => {
-    // Prepare
-    const started = performance.now();
     // Act
-    checkStringFormat(format, value);
-    // Assess
-    expect(performance.now() - started).toBeLessThan(500);
+    const got = checkStringFormat(format, value);
+    // Assess: every one of them is malformed.
+    expect(got).toBe(false);
   });
 });
