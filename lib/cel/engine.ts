@@ -5,15 +5,16 @@
  * - engine environments with tollgate's options, and the registration surface libraries use (`EngineRegistrar`);
  * - parsing and type checking, with a typed read-only view of the syntax tree (`SyntaxNode`) for the steps that
  *   read it (source rewrites, compile-time checks, cost estimation, facts such as "uses oldSelf");
- * - the few changes tollgate makes to a parsed tree: renaming method calls, and cel-go's evaluation of `||`/`&&`
- *   and of `==`/`+` on Kubernetes lists;
- * - evaluation with a runtime cost limit.
+ * - the few changes tollgate makes to a parsed tree: renaming method calls, replacing the handler of an operator or
+ *   call, letting object variables hold null;
+ * - the node internals tollgate's evaluation of a checked tree (evaluation.ts, metering.ts) builds on: a node's
+ *   evaluate dispatch, handle and checked type, a macro's expansion, the evaluator and its variable contexts.
  *
- * Engine internals it relies on (the checked type and the evaluate dispatch of a node, the evaluator's `run`) are
- * reached here only, and are covered by contract tests (test/unit/lib/cel/engine.test.ts).
+ * Engine internals are named here only (the other modules use the names this module gives them), and are covered by
+ * contract tests (test/unit/lib/cel/engine.test.ts).
  */
 
-import type { ASTNode, ParseResult } from "@marcbachmann/cel-js";
+import type { ParseResult } from "@marcbachmann/cel-js";
 import { Environment, EvaluationError, Optional } from "@marcbachmann/cel-js";
 import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 
@@ -301,52 +302,128 @@ export function renameMethodCalls(node: SyntaxNode, renames: Readonly<Record<str
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Node evaluation (engine internals: a node's evaluate dispatch and meta, the operands the checker records, the
-// comprehension a macro call expands into)
+// Node internals: a node's evaluate dispatch and meta, the handle and type the checker records, the comprehension a
+// macro call expands into. lib/cel's evaluation (evaluation.ts, metering.ts) reaches them through these names only.
 
-type Evaluator = { tryEval(ast: ASTNode, ctx: unknown): unknown; run(ast: ASTNode, ctx: unknown): unknown };
-type NodeEvaluate = (ev: Evaluator, ast: ASTNode, ctx: unknown) => unknown;
-
-interface MacroExpansion {
-  evaluate(ev: Evaluator, macro: MacroExpansion, ctx: unknown): unknown;
+/** The engine's evaluator, as a node's evaluation sees it. */
+export interface Evaluator {
+  run(ast: EngineNode, ctx: EvaluationContext): unknown;
+  tryEval(ast: EngineNode, ctx: EvaluationContext): unknown;
+  /** The runtime type of a value (throws for a value of no CEL type). */
+  debugType(v: unknown): CheckedType;
+  /** The declared object types by name. */
+  readonly objectTypes: ReadonlyMap<string, ObjectTypeDeclaration>;
+  /** The declared object types by value class: how the engine knows an object value's type. */
+  readonly objectTypesByConstructor: ReadonlyMap<unknown, ObjectTypeDeclaration>;
 }
 
-interface ComprehensionArgs {
-  step: InternalNode;
+/** A declared object type: its value class and its fields' types. */
+export interface ObjectTypeDeclaration {
+  readonly ctor?: unknown;
+  readonly fields?: Readonly<Record<string, CheckedType>>;
+}
+
+/** The variables an evaluation sees: the activation, and the variables of the comprehensions it is in. */
+export interface EvaluationContext {
+  getValue(name: string): unknown;
+  /** A variable's value, checked against its declared type (the engine's error when it does not fit). */
+  getCheckedValue(ev: Evaluator, ast: EngineNode): unknown;
+}
+
+/** A type the checker gave a node (the engine's type declaration). */
+export interface CheckedType {
+  readonly name: string;
+  readonly kind: string;
+  readonly valueType?: CheckedType;
+  readonly keyType?: CheckedType;
+  /** Whether a runtime value has this type (the engine's check of a field's, element's or variable's value). */
+  matchesValueType(v: unknown, ev: Evaluator): boolean;
+  /** The engine's selection of `key` on a value of this type: the value, or undefined when absent. */
+  fieldLazy(obj: unknown, key: unknown, ast: EngineNode, ev: Evaluator): unknown;
+}
+
+/** How the engine evaluates a node (its `evaluate` dispatch). */
+export type NodeEvaluate = (ev: Evaluator, ast: EngineNode, ctx: EvaluationContext) => unknown;
+
+interface MacroExpansion {
+  evaluate(ev: Evaluator, macro: MacroExpansion, ctx: EvaluationContext): unknown;
+  /** has(): its selections, outermost first, then the identifier they start from (set by the type check). */
+  readonly macroHasProps?: readonly EngineNode[];
+}
+
+/** A comprehension's parts (the engine's expansion of a macro call). */
+export interface ComprehensionArgs {
+  readonly iterable: EngineNode;
+  step: EngineNode;
   condition?: (accu: unknown) => boolean;
 }
 
-/** What this module reads and writes on an engine node besides the SyntaxNode view. */
-interface InternalNode {
+/** An engine node: the SyntaxNode view's object, with what the engine keeps on it. */
+export interface EngineNode {
   readonly op: string;
   readonly args: unknown;
-  readonly meta: { evaluate: NodeEvaluate; alternate?: InternalNode; macro?: MacroExpansion };
+  readonly meta: { evaluate: NodeEvaluate; alternate?: EngineNode; macro?: MacroExpansion };
   evaluate: NodeEvaluate;
   /** Set by the checker (at compile time, or when an unchecked program is evaluated) on operators and calls. */
-  readonly handle?: (...args: unknown[]) => unknown;
+  readonly handle?: (...args: never[]) => unknown;
+  readonly checkedType?: CheckedType;
 }
 
-function internal(node: SyntaxNode): InternalNode {
-  return node as unknown as InternalNode;
+/** The engine node of a view node (they are the same objects). */
+export function engineNode(node: SyntaxNode): EngineNode {
+  return node as unknown as EngineNode;
 }
 
-/** The evaluation a node has now: one installed by this module, or the engine's for its kind. */
-function currentEvaluate(n: InternalNode): NodeEvaluate {
+function internal(node: SyntaxNode): EngineNode {
+  return node as unknown as EngineNode;
+}
+
+/** The evaluation a node has now: one installed by lib/cel, or the engine's for its kind. */
+export function currentEvaluate(n: EngineNode): NodeEvaluate {
   if (Object.hasOwn(n, "evaluate")) return n.evaluate;
+  return kindEvaluate(n);
+}
+
+/**
+ * The engine's evaluation of a node's kind (its macro's or alternate's, as ASTNode.evaluate dispatches), whatever
+ * lib/cel installed on it. A constant identifier gets its alternate when it is type-checked.
+ */
+export function kindEvaluate(n: EngineNode): NodeEvaluate {
   const { alternate, macro } = n.meta;
-  if (alternate !== undefined) return (ev, _ast, ctx) => alternate.evaluate(ev, alternate as unknown as ASTNode, ctx);
+  if (alternate !== undefined) return (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx);
   if (macro !== undefined) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
   return n.meta.evaluate;
 }
 
-/** Gives a node its own evaluation (engine internal: ASTNode.evaluate dispatch). */
-function overrideEvaluate(node: SyntaxNode | InternalNode, evaluate: NodeEvaluate): void {
-  (node as InternalNode).evaluate = evaluate;
+/** Whether a pass of lib/cel gave the node an evaluation of its own (before the evaluation is installed). */
+export function hasOwnEvaluate(n: EngineNode): boolean {
+  return Object.hasOwn(n, "evaluate");
 }
 
-/** The engine node of a view node (they are the same objects). */
-function engineNode(node: SyntaxNode | InternalNode): ASTNode {
-  return node as unknown as ASTNode;
+/** Gives a node its own evaluation (engine internal: ASTNode.evaluate dispatch). */
+export function overrideEvaluate(node: SyntaxNode | EngineNode, evaluate: NodeEvaluate): void {
+  (node as EngineNode).evaluate = evaluate;
+}
+
+/** The engine's loop of a comprehension over its range's value (the expansion's handle). */
+export type ComprehensionLoop = (
+  range: unknown,
+  args: ComprehensionArgs,
+  ev: Evaluator,
+  ctx: EvaluationContext,
+) => unknown;
+
+/** The comprehension a macro call expands into (`all`, `map`, …), with the engine's loop over a range's value. */
+export function comprehensionOf(node: SyntaxNode): { args: ComprehensionArgs; loop: ComprehensionLoop } | undefined {
+  const alternate = internal(node).meta.alternate;
+  if (alternate?.op !== "comprehension" || typeof alternate.handle !== "function") return undefined;
+  return { args: alternate.args as ComprehensionArgs, loop: alternate.handle as unknown as ComprehensionLoop };
+}
+
+/** The selections of a has() macro call, outermost first, and the identifier they start from. */
+export function presenceTestPath(node: SyntaxNode): readonly EngineNode[] | undefined {
+  if (node.op !== "call" || node.args[0] !== "has") return undefined;
+  return internal(node).meta.macro?.macroHasProps;
 }
 
 /** Whether an identifier stands for a constant (a type name, a library namespace): the checker substituted it. */
@@ -397,6 +474,13 @@ export const ENGINE_HANDLER: unique symbol = Symbol("engineHandler");
 /** An own implementation of an operator or function, on the values of its operands (a method's receiver first). */
 export type HandlerOverride = (args: readonly unknown[]) => unknown;
 
+const overridden = new WeakSet<object>();
+
+/** Whether overrideHandlers replaced the node's handle. */
+export function hasOverriddenHandle(node: SyntaxNode | EngineNode): boolean {
+  return overridden.has(node);
+}
+
 type BinaryHandle = (left: unknown, right: unknown, ast: unknown, ev: unknown) => unknown;
 type UnaryHandle = (operand: unknown, ast: unknown, ev: unknown) => unknown;
 type CallHandle = (args: unknown[], a: unknown, b: unknown) => unknown;
@@ -417,6 +501,7 @@ export function overrideHandlers(node: SyntaxNode, pick: (node: SyntaxNode) => H
   const h = node as unknown as Handled;
   if (override !== undefined && typeof h.handle === "function") {
     const original = h.handle;
+    overridden.add(node);
     switch (node.op) {
       case "call":
       case "rcall": {
@@ -451,11 +536,6 @@ export function overrideHandlers(node: SyntaxNode, pick: (node: SyntaxNode) => H
   for (const c of syntaxChildren(node)) overrideHandlers(c, pick);
 }
 
-interface VariableContext {
-  getValue(name: string): unknown;
-  getCheckedValue(ev: Evaluator, ast: ASTNode): unknown;
-}
-
 /**
  * cel-go lets a variable of an object type hold null (kube-apiserver binds an admission policy's `namespaceObject`
  * to null for cluster-scoped requests), while the engine checks a variable's value against its declared type. Reads
@@ -465,10 +545,7 @@ interface VariableContext {
 export function allowNullVariables(node: SyntaxNode, names: ReadonlySet<string>): void {
   if (node.op === "id" && names.has(node.args)) {
     const name = node.args;
-    overrideEvaluate(node, (ev, ast, ctx) => {
-      const c = ctx as VariableContext;
-      return c.getValue(name) === null ? null : c.getCheckedValue(ev, ast);
-    });
+    overrideEvaluate(node, (ev, ast, ctx) => (ctx.getValue(name) === null ? null : ctx.getCheckedValue(ev, ast)));
   }
   for (const c of syntaxChildren(node)) allowNullVariables(c, names);
 }
@@ -483,318 +560,4 @@ export function comprehensionRange(node: SyntaxNode): SyntaxNode | undefined {
 export function mapNodeValue(node: SyntaxNode, map: (v: unknown) => unknown): void {
   const inner = currentEvaluate(internal(node));
   overrideEvaluate(node, (ev, ast, ctx) => map(inner(ev, ast, ctx)));
-}
-
-/** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
-export interface ListOperatorHooks {
-  equals(left: unknown[], right: unknown): boolean;
-  concat(left: unknown[], right: unknown): unknown[];
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Evaluation with a cost limit
-
-/** Raised when an evaluation exceeds its cost limit (cel-go "operation cancelled: actual cost limit exceeded"). */
-export class CostLimitExceeded extends Error {
-  /** The cost charged when the evaluation stopped (past the limit; the API server counts it against its budget). */
-  readonly cost: number;
-
-  constructor(cost = Number.POSITIVE_INFINITY) {
-    super("operation cancelled: actual cost limit exceeded");
-    this.name = "CostLimitExceeded";
-    this.cost = cost;
-  }
-}
-
-/**
- * The evaluation in progress: cost spent and its limit, and the work done beyond what cel-go charges (see
- * {@link chargeWork}). One at a time: evaluation is synchronous.
- */
-const meter = { cost: 0, limit: Number.POSITIVE_INFINITY, work: 0 };
-
-function charge(cost: number): void {
-  meter.cost += cost;
-  if (meter.cost > meter.limit) throw new CostLimitExceeded(meter.cost);
-}
-
-/** Units of work an evaluation may do beyond its charges, per unit of its cost limit (see {@link chargeWork}). */
-export const WORK_PER_COST = 10;
-
-function isOverWork(): boolean {
-  return meter.work > meter.limit * WORK_PER_COST;
-}
-
-/**
- * Counts work this engine does where cel-go does none for the same charge (lists concatenated by copying, where
- * cel-go makes a view of both in constant time; lib/cel/cost/builtins.ts), without changing the cost: an evaluation
- * whose work passes {@link WORK_PER_COST} times its cost limit is cancelled as over its limit, so no expression does
- * unbounded work for a constant charge. No rule within its cost does that much in practice (ten million elements
- * copied under the API server's per-call limit of one million).
- */
-export function chargeWork(units: number): void {
-  meter.work += units;
-  if (isOverWork()) throw new CostLimitExceeded(meter.cost);
-}
-
-/**
- * How one node is charged at run time (cel-go's runtime cost tracker; lib/cel/cost/runtime.ts decides the amounts).
- * Charges are made before the work they pay for, so that nothing runs past the limit.
- */
-export interface NodeMeter {
-  /** Charged when the node starts evaluating: its own cost and that of the parts it always evaluates once. */
-  readonly before: number;
-  /** `&&` and `||`: charged before the right side evaluates. */
-  readonly beforeRight?: number;
-  /**
-   * A call's or operator's charge from its evaluated operands (receiver first; a namespace receiver such as
-   * `sets` left out), charged before the function runs.
-   */
-  readonly sized?: (operands: readonly unknown[]) => number;
-  /** Leave the first operand (a namespace constant) out of `sized`'s operands. */
-  readonly namespaced?: boolean;
-  /** Charged after an optional selection that yields a present value. */
-  readonly whenPresent?: number;
-  /** A comprehension: charged per loop condition, step, list append and counter increment. */
-  readonly iteration?: { condition: number; step: number; push: number; increment: number };
-}
-
-/** What installMeters does to a program: the charge its root makes before anything else. */
-export interface InstalledMeters {
-  readonly rootCost: number;
-}
-
-function logicalError(v: unknown): Error {
-  if (v instanceof Error) return v;
-  return new EvaluationError({ code: "no_such_overload", message: "no such overload" });
-}
-
-/**
- * cel-go's `||` and `&&` (interpreter evalOr/evalAnd): both sides are evaluated unless the left one decides, an
- * error on one side is absorbed when the other side decides, and when both fail the **left** error is reported.
- * The engine reports the right one; an own evaluation of each node restores cel-go's order.
- */
-function logicalEvaluate(n: InternalNode, m: NodeMeter | undefined): NodeEvaluate {
-  const left = engineNode((n.args as InternalNode[])[0]!);
-  const right = engineNode((n.args as InternalNode[])[1]!);
-  const decides = n.op === "||";
-  const before = m?.before ?? 0;
-  const beforeRight = m?.beforeRight ?? 0;
-  return (ev, _ast, ctx) => {
-    if (before !== 0) charge(before);
-    const l = ev.tryEval(left, ctx);
-    if (l === decides) return decides;
-    if (beforeRight !== 0) charge(beforeRight);
-    if (l === !decides) {
-      // The left side does not decide: the right side's value (or error) is the result.
-      const r = ev.run(right, ctx);
-      if (typeof r === "boolean") return r;
-      throw logicalError(r);
-    }
-    // The left side failed: a deciding right side absorbs the error, anything else reports the left error.
-    const r = ev.tryEval(right, ctx);
-    if (r === decides) return decides;
-    throw logicalError(l);
-  };
-}
-
-/**
- * A binary operator evaluated here: both operands (cel-go evaluates both even when one fails), then the size-based
- * charge (1 when an operand failed, as cel-go sizes an error), then Kubernetes' list-type `==`/`+` (dispatched on
- * the left operand, `x-kubernetes-list-type: set|map`) or the engine's operator. The left error is reported first.
- */
-function binaryEvaluate(n: InternalNode, m: NodeMeter | undefined, hooks: ListOperatorHooks | undefined): NodeEvaluate {
-  const operands = n.args as [InternalNode, InternalNode];
-  const left = engineNode(operands[0]);
-  const right = engineNode(operands[1]);
-  const before = m?.before ?? 0;
-  const sized = m?.sized;
-  const op = n.op;
-  return (ev, ast, ctx) => {
-    if (before !== 0) charge(before);
-    let l: unknown;
-    let r: unknown;
-    let failed: unknown;
-    try {
-      l = ev.run(left, ctx);
-    } catch (e) {
-      failed = e;
-    }
-    try {
-      r = ev.run(right, ctx);
-    } catch (e) {
-      failed ??= e;
-    }
-    if (failed !== undefined) {
-      if (sized !== undefined) charge(1);
-      throw failed;
-    }
-    if (sized !== undefined) charge(sized([l, r]));
-    if (hooks === undefined) return (ast as unknown as InternalNode).handle!(l, r, ast, ev);
-    if (op === "+") return hooks.concat(l as unknown[], r);
-    const eq = hooks.equals(l as unknown[], r);
-    return op === "==" ? eq : !eq;
-  };
-}
-
-/**
- * A function or method call evaluated here: its operands (last first, as the engine does), the charge, the call.
- * As in cel-go, a call of one or two operands evaluates them all and is charged 1 when one fails; a call of more
- * stops at the failing operand and is not charged.
- */
-function callEvaluate(n: InternalNode, m: NodeMeter): NodeEvaluate {
-  const method = n.op === "rcall";
-  const operands = (method ? [receiverOf(n), ...argumentsOf(n)] : argumentsOf(n)).map(engineNode);
-  const before = m.before;
-  const sized = m.sized!;
-  const skip = m.namespaced === true;
-  const count = operands.length - (skip ? 1 : 0);
-  return (ev, ast, ctx) => {
-    if (before !== 0) charge(before);
-    const values = new Array<unknown>(operands.length);
-    let failed: unknown;
-    for (let i = operands.length - 1; i >= 0; i--) {
-      try {
-        values[i] = ev.run(operands[i]!, ctx);
-      } catch (e) {
-        if (count > 2) throw e;
-        failed ??= e;
-      }
-    }
-    if (failed !== undefined) {
-      charge(1);
-      throw failed;
-    }
-    charge(sized(skip ? values.slice(1) : values));
-    const handle = (ast as unknown as InternalNode).handle!;
-    return method ? handle(values, ev, ast) : handle(values, ast, ev);
-  };
-}
-
-/** A method call's receiver (`rcall` args: name, receiver, arguments). */
-function receiverOf(n: InternalNode): InternalNode {
-  return (n.args as [string, InternalNode, InternalNode[]])[1];
-}
-
-/** A call's arguments (`call` args: name, arguments; `rcall`: name, receiver, arguments). */
-function argumentsOf(n: InternalNode): InternalNode[] {
-  return n.op === "rcall"
-    ? (n.args as [string, InternalNode, InternalNode[]])[2]
-    : (n.args as [string, InternalNode[]])[1];
-}
-
-function chargeBefore(n: InternalNode, cost: number): void {
-  if (cost === 0) return;
-  const inner = currentEvaluate(n);
-  overrideEvaluate(n, (ev, ast, ctx) => {
-    charge(cost);
-    return inner(ev, ast, ctx);
-  });
-}
-
-/** cel-go's per-iteration charges of a comprehension, on the engine's expansion of the macro. */
-function meterComprehension(n: InternalNode, it: NonNullable<NodeMeter["iteration"]>): void {
-  const args = n.meta.alternate!.args as ComprehensionArgs;
-  const condition = args.condition;
-  if (condition !== undefined && it.condition !== 0) {
-    const c = it.condition;
-    args.condition = (accu) => {
-      charge(c);
-      return condition(accu);
-    };
-  }
-  const step = args.step;
-  chargeBefore(step, it.step);
-  const branch = step.op === "?:" ? (step.args as InternalNode[])[1] : step;
-  if (branch?.op === "accuPush") chargeBefore(branch, it.push);
-  if (branch?.op === "accuInc") chargeBefore(branch, it.increment);
-}
-
-/**
- * Installs the runtime charges of a checked program (cel-go's runtime cost tracker) and cel-go's `||`/`&&` and
- * Kubernetes' list `==`/`+` (which evaluate their operands themselves). Nodes without a meter are charged by an
- * ancestor's `before`. Returns the root's charge, which the evaluation makes up front. Call after the type check.
- */
-export function installMeters(
-  root: SyntaxNode,
-  meters: ReadonlyMap<SyntaxNode, NodeMeter>,
-  listHooks: ListOperatorHooks,
-): InstalledMeters {
-  const visit = (node: SyntaxNode, isRoot: boolean): void => {
-    const n = internal(node);
-    const found = meters.get(node);
-    // The root's `before` is charged up front by evaluateMetered.
-    const m = isRoot && found !== undefined ? { ...found, before: 0 } : found;
-    const op = n.op;
-    const listOperator =
-      (op === "==" || op === "!=" || op === "+") &&
-      checkedTypeName((n.args as SyntaxNode[])[0]!)?.startsWith("list<") === true;
-    const binary = node.op !== "call" && node.op !== "rcall";
-    if (op === "||" || op === "&&") overrideEvaluate(n, logicalEvaluate(n, m));
-    else if (listOperator || (m?.sized !== undefined && binary)) {
-      overrideEvaluate(n, binaryEvaluate(n, m, listOperator ? listHooks : undefined));
-    } else if (m?.sized !== undefined) overrideEvaluate(n, callEvaluate(n, m));
-    else if (m !== undefined) {
-      if (m.whenPresent !== undefined) meterPresence(n, m.whenPresent);
-      chargeBefore(n, m.before);
-    }
-    if (m?.iteration !== undefined) meterComprehension(n, m.iteration);
-    for (const c of syntaxChildren(node)) visit(c, false);
-  };
-  visit(root, true);
-  return { rootCost: meters.get(root)?.before ?? 0 };
-}
-
-function meterPresence(n: InternalNode, cost: number): void {
-  const inner = currentEvaluate(n);
-  overrideEvaluate(n, (ev, ast, ctx) => {
-    const v = inner(ev, ast, ctx);
-    if (v instanceof Optional && v.hasValue()) charge(cost);
-    return v;
-  });
-}
-
-/**
- * Adds a library function's own runtime cost to the evaluation in progress (cel-go's CallCost: an authorization
- * check costs 350,000 beyond its call node). Throws CostLimitExceeded past the limit.
- */
-export function chargeRuntimeCost(cost: number): void {
-  charge(cost);
-}
-
-/** The outcome of a metered evaluation that stayed within its limit: a value or an error, and the cost spent. */
-export type MeteredOutcome =
-  | { kind: "value"; value: unknown; cost: number }
-  | { kind: "error"; error: unknown; cost: number };
-
-/**
- * Evaluates a program with a cost limit, starting from `initialCost` (the root's charge, see installMeters).
- * Throws CostLimitExceeded past the limit; an evaluation error is returned with the cost spent until then (the API
- * server charges it to the budget). A cost error inside `||`, `&&` or a comprehension is absorbed by the engine
- * like any error, so the limit is checked again after the evaluation.
- */
-export function evaluateMetered(
-  program: EngineProgram,
-  activation: Readonly<Record<string, unknown>>,
-  limit: number,
-  initialCost = 0,
-): MeteredOutcome {
-  const savedCost = meter.cost;
-  const savedLimit = meter.limit;
-  const savedWork = meter.work;
-  meter.cost = initialCost;
-  meter.limit = limit;
-  meter.work = 0;
-  try {
-    if (initialCost > limit) throw new CostLimitExceeded(initialCost);
-    const value: unknown = program(activation);
-    if (meter.cost > limit || isOverWork()) throw new CostLimitExceeded(meter.cost);
-    return { kind: "value", value, cost: meter.cost };
-  } catch (e) {
-    if (meter.cost > limit || isOverWork() || e instanceof CostLimitExceeded) throw new CostLimitExceeded(meter.cost);
-    return { kind: "error", error: e, cost: meter.cost };
-  } finally {
-    meter.cost = savedCost;
-    meter.limit = savedLimit;
-    meter.work = savedWork;
-  }
 }

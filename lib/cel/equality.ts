@@ -7,7 +7,8 @@
  */
 import { goJson } from "../field/message.js";
 import { deepEqualJson } from "../schema/equality.js";
-import { type ListOperatorHooks, UnsignedInt } from "./engine.js";
+import { UnsignedInt } from "./engine.js";
+import type { ListOperatorHooks } from "./evaluation.js";
 import { LIST_TYPES, RAW, StructValue } from "./schema-types.js";
 import { goTimeOf } from "./time-values.js";
 

@@ -17,7 +17,7 @@
 export type { CostEstimate } from "./cost/range.js";
 export { schemaSizes } from "./cost/schema-sizes.js";
 export { splitTopLevel } from "./cost/type-names.js";
-export { chargeRuntimeCost, type EngineRegistrar, Optional } from "./engine.js";
+export { type EngineRegistrar, Optional } from "./engine.js";
 export {
   type CelDeclarations,
   type CelEnvironment,
@@ -28,6 +28,7 @@ export {
 export { type CompileIssue, celGoTypeName, formatIssues } from "./issues.js";
 export { KUBERNETES_LIBRARIES } from "./libraries/kubernetes.js";
 export { type CelLibrary, celError, libraryCall } from "./libraries/library.js";
+export { chargeRuntimeCost } from "./metering.js";
 export {
   type CelProgram,
   type CompileOptions,

@@ -29,13 +29,10 @@ import type { CostEstimate } from "./cost/range.js";
 import { runtimeMeters } from "./cost/runtime.js";
 import {
   allowNullVariables,
-  CostLimitExceeded,
   checkedTypeName,
   declaredFunctionNames,
   type EngineProgram,
   errorRange,
-  evaluateMetered,
-  installMeters,
   overrideHandlers,
   parseExpression,
   presetVariableTypes,
@@ -49,10 +46,12 @@ import {
 } from "./engine.js";
 import type { CelEnvironment } from "./environment.js";
 import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
+import { installEvaluation } from "./evaluation.js";
 import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues.js";
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
 import { typeLiteralMapKeys } from "./literal-keys.js";
+import { CostLimitExceeded, evaluateMetered } from "./metering.js";
 import { preParse } from "./pre-parse.js";
 import { durationPlusTimestamp, rewriteSource } from "./rewrite.js";
 import { runtimeErrorText } from "./runtime-errors.js";
@@ -410,7 +409,7 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   installAccessSemantics(syntax);
   typeLiteralMapKeys(syntax);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
-  const { rootCost } = installMeters(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
+  const { rootCost } = installEvaluation(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
   return {
     kind: "compiled",
     program: { syntax, engine: program, rootCost, source: parsed.mapped ? parsed.parsed : undefined },

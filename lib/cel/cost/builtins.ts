@@ -3,7 +3,7 @@
  * (interpreter/runtimecost.go costCall): the size-dependent string, bytes and list operations. Library functions
  * carry their own (the `callCosts` and `runtimeCosts` of ../libraries/*).
  */
-import { chargeWork } from "../engine.js";
+import { chargeWork } from "../metering.js";
 import { LIST_TYPES } from "../schema-types.js";
 import { type CallEstimate, type CostOperand, comparisonCost, sizeOf } from "./operand.js";
 import { add, byFactor, mul, mulU, ONE, type Range, REGEX_LENGTH, STRING_TRAVERSAL, union } from "./range.js";

@@ -12,7 +12,7 @@
  * not its root, and OptOptimize computes list and map literals of constants and type conversions of constants at
  * compile time (they cost nothing) and turns `in` a constant list of primitives into a set lookup (free).
  *
- * This module decides, for a checked syntax tree, where each charge is made (engine.ts NodeMeter): parts whose cost
+ * This module decides, for a checked syntax tree, where each charge is made (metering.ts NodeMeter): parts whose cost
  * does not depend on the data are summed and charged once where they start; a call whose cost depends on its
  * operands' sizes is charged after its operands are evaluated and before it runs, so nothing allocates or loops
  * past the limit. Error paths are charged as if evaluation completed the expression they are in.
@@ -23,10 +23,10 @@ import {
   identifierName,
   isConstantIdentifier,
   macroOf,
-  type NodeMeter,
   type SyntaxNode,
   syntaxChildren,
 } from "../engine.js";
+import type { NodeMeter } from "../metering.js";
 import { OPTIONAL_LITERAL_FUNCTIONS } from "../pre-parse.js";
 import { BINARY_FUNCTIONS, builtinRuntimeCharge } from "./builtins.js";
 import { twoVariableComprehension } from "./comprehensions.js";

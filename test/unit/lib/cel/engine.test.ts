@@ -4,17 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  CostLimitExceeded,
   ENGINE_HANDLER,
-  evaluateMetered,
-  installMeters,
   newEnvironment,
   overrideHandlers,
   referencesIdentifier,
   renameMethodCalls,
 } from "../../../../lib/cel/engine.js";
 import { KUBERNETES_LIST_OPERATORS } from "../../../../lib/cel/equality.js";
+import { installEvaluation } from "../../../../lib/cel/evaluation.js";
 import { compileExpression, createCelEnvironment, evaluate } from "../../../../lib/cel/index.js";
+import { CostLimitExceeded, evaluateMetered } from "../../../../lib/cel/metering.js";
 
 /** Compiles and runs an expression in Kubernetes' base environment: its value, or the failure. */
 function run(expr: string): { kind: "value"; value: unknown } | { kind: "error"; message: string } {
@@ -43,7 +42,7 @@ describe("engine contract", () => {
     env.registerVariable("m", "map<string, int>");
     const program = env.parse("m['a'] > 0 || m['b'] > 0");
     expect(program.check().valid).toBe(true);
-    installMeters(program.ast, new Map(), KUBERNETES_LIST_OPERATORS);
+    installEvaluation(program.ast, new Map(), KUBERNETES_LIST_OPERATORS);
     expect(() => program({ m: new Map() })).toThrow(/a/);
     expect(program({ m: new Map([["b", 1n]]) })).toBe(true);
   });
@@ -62,7 +61,7 @@ describe("engine contract", () => {
       [inner, { before: 2, iteration }],
       [predicate, { before: 4 }],
     ]);
-    const { rootCost } = installMeters(outer, meters, KUBERNETES_LIST_OPERATORS);
+    const { rootCost } = installEvaluation(outer, meters, KUBERNETES_LIST_OPERATORS);
     const l = Array.from({ length: 100 }, (_, i) => BigInt(i));
     // cel-go: 7 per inner iteration, 5 more per outer iteration, 2 for the outer range and result.
     expect(evaluateMetered(program, { l }, 1_000_000, rootCost)).toEqual({
