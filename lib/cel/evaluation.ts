@@ -39,6 +39,13 @@ export interface ListOperatorHooks {
   concat(left: unknown[], right: unknown): unknown[];
 }
 
+/**
+ * How the nodes do their own work: `direct` (the default) as described in the module comment; `engine`: every node
+ * keeps the engine's work and dispatch (the charges and cel-go's operators are the same), the reference the direct
+ * evaluation is tested against.
+ */
+export type EvaluationMode = "direct" | "engine";
+
 /** What installEvaluation did to a program: the charge its root makes before anything else. */
 export interface InstalledEvaluation {
   readonly rootCost: number;
@@ -163,7 +170,17 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
       const left = runOf(runs, node.args[0]);
       const membership = constantMembershipRun(node, left);
       if (membership !== undefined) return membership;
-      const right = runOf(runs, node.args[1]);
+      // A literal operand is its value (evaluating it has no effect and no charge).
+      const [l, r] = node.args;
+      if (r.op === "value") {
+        const constant = r.args;
+        return (ev, ctx) => handle(left(ev, ctx), constant, n, ev);
+      }
+      const right = runOf(runs, r);
+      if (l.op === "value") {
+        const constant = l.args;
+        return (ev, ctx) => handle(constant, right(ev, ctx), n, ev);
+      }
       return (ev, ctx) => handle(left(ev, ctx), right(ev, ctx), n, ev);
     }
   }
@@ -349,6 +366,7 @@ function meteredRun(
   m: NodeMeter | undefined,
   hooks: ListOperatorHooks,
   runs: Runs,
+  direct: boolean,
   checked: boolean,
 ): Run {
   if (node.op === "||" || node.op === "&&") return logicalRun(node, m, runs);
@@ -358,7 +376,7 @@ function meteredRun(
     return binaryRun(node, n, m, listOperator ? hooks : undefined, runs);
   }
   if (m?.sized !== undefined) return callRun(node, n, m, runs);
-  const own = hasOwnEvaluate(n) || !checked ? undefined : directRun(node, n, runs);
+  const own = hasOwnEvaluate(n) || !direct ? undefined : directRun(node, n, runs);
   let run = own ?? engineRun(n, checked);
   if (m?.whenPresent !== undefined) run = chargedWhenPresent(run, m.whenPresent);
   if (m !== undefined && m.before !== 0) run = chargedBefore(run, m.before);
@@ -376,8 +394,11 @@ export function installEvaluation(
   root: SyntaxNode,
   meters: ReadonlyMap<SyntaxNode, NodeMeter>,
   listHooks: ListOperatorHooks,
+  mode: EvaluationMode = "direct",
 ): InstalledEvaluation {
+  // Without a type check the engine sets each node's handle when it first runs: it keeps its work.
   const checked = (engineNode(root).checkedType as CheckedType | undefined) !== undefined;
+  const direct = mode === "direct" && checked;
   const runs = new Map<SyntaxNode, Run>();
   const build = (node: SyntaxNode, isRoot: boolean): void => {
     for (const c of syntaxChildren(node)) build(c, false);
@@ -385,7 +406,7 @@ export function installEvaluation(
     const found = meters.get(node);
     // The root's `before` is charged up front by evaluateMetered.
     const m = isRoot && found !== undefined ? { ...found, before: 0 } : found;
-    const run = meteredRun(node, n, m, listHooks, runs, checked);
+    const run = meteredRun(node, n, m, listHooks, runs, direct, checked);
     if (m?.iteration !== undefined) meterComprehension(node, m.iteration);
     runs.set(node, run);
     overrideEvaluate(n, (ev, _ast, ctx) => run(ev, ctx));

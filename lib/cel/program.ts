@@ -46,7 +46,7 @@ import {
 } from "./engine.js";
 import type { CelEnvironment } from "./environment.js";
 import { KUBERNETES_LIST_OPERATORS } from "./equality.js";
-import { installEvaluation } from "./evaluation.js";
+import { type EvaluationMode, installEvaluation } from "./evaluation.js";
 import { type CompileIssue, checkIssues, parseIssue, placeIssue } from "./issues.js";
 import type { LibraryOverride } from "./libraries/library.js";
 import { checkLiteralPattern } from "./libraries/regex.js";
@@ -91,6 +91,8 @@ export interface CompileOptions {
    * text). Their issues join the type check's, as cel-go reports them together. Default: none.
    */
   readonly checks?: (syntax: SyntaxNode, text: string) => readonly CompileIssue[];
+  /** How the nodes evaluate (evaluation.ts EvaluationMode). Default `direct`; tests compare it with `engine`. */
+  readonly evaluation?: EvaluationMode;
 }
 
 /**
@@ -409,7 +411,8 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
   installAccessSemantics(syntax);
   typeLiteralMapKeys(syntax);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
-  const { rootCost } = installEvaluation(syntax, runtimeMeters(syntax, env.runtimeCost), KUBERNETES_LIST_OPERATORS);
+  const meters = runtimeMeters(syntax, env.runtimeCost);
+  const { rootCost } = installEvaluation(syntax, meters, KUBERNETES_LIST_OPERATORS, options.evaluation);
   return {
     kind: "compiled",
     program: { syntax, engine: program, rootCost, source: parsed.mapped ? parsed.parsed : undefined },

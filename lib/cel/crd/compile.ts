@@ -19,6 +19,7 @@ import {
   createCelEnvironment,
   type VariableDeclarations,
 } from "../environment.js";
+import type { EvaluationMode } from "../evaluation.js";
 import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
@@ -155,6 +156,8 @@ interface NodeContext {
   uncorrelatableWithin: string | undefined;
   /** The schema's object types, for the checks the engine's type check lacks (checker-gaps.ts). */
   objectTypes: readonly CelObjectType[];
+  /** How the compiled expressions evaluate (CompileOptions.evaluation). */
+  evaluation: EvaluationMode | undefined;
 }
 
 /**
@@ -237,7 +240,7 @@ function compileMessageExpression(
     fail("messageExpression", "Required value: messageExpression must be non-empty if specified");
     return;
   }
-  const r = compileExpression(env, text, { expectedType: "string" });
+  const r = compileExpression(env, text, { expectedType: "string", evaluation: ctx.evaluation });
   if (r.kind === "failed") {
     fail(
       "messageExpression",
@@ -268,7 +271,7 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     return undefined;
   }
   const checks = (syntax: SyntaxNode, text: string) => checkerGaps(syntax, text, ctx.objectTypes);
-  const r = compileExpression(env, rule.rule, { expectedType: "bool", checks });
+  const r = compileExpression(env, rule.rule, { expectedType: "bool", checks, evaluation: ctx.evaluation });
   if (r.kind === "failed") {
     fail(
       "rule",
@@ -312,8 +315,15 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
   return compiled;
 }
 
-/** Compiles the rules of one CRD version schema. Issue paths are relative to openAPIV3Schema. */
-export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVersionProgram {
+/**
+ * Compiles the rules of one CRD version schema. Issue paths are relative to openAPIV3Schema. `evaluation`: how the
+ * expressions evaluate (CompileOptions.evaluation; tests compare the modes).
+ */
+export function compileCelRules(
+  root: SchemaNode,
+  issues: CompileIssue[],
+  evaluation?: EvaluationMode,
+): CelVersionProgram {
   const nodes = new Map<SchemaNode, NodeRules>();
   const { withRules, relevant } = collectRuleNodes(root);
   if (withRules.length === 0) return { nodes, relevant, children: new Map(), ruleCount: 0 };
@@ -348,6 +358,7 @@ export function compileCelRules(root: SchemaNode, issues: CompileIssue[]): CelVe
       costTotal,
       issues,
       uncorrelatableWithin,
+      evaluation,
     };
     const compiled: CompiledRule[] = [];
     node.validations.forEach((rule, i) => {

@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { EvaluationMode } from "../../../lib/cel/evaluation.js";
 import { compileExpression, createCelEnvironment, evaluate as evaluateProgram } from "../../../lib/cel/index.js";
 import { caseKey } from "../corpus.js";
 import { classify } from "./classification.js";
@@ -89,7 +90,7 @@ type Result =
   | { kind: "error"; stage: "compile" | "eval"; message: string }
   | { kind: "unrepresentable"; message: string };
 
-function evaluate(test: SpecTest): Result {
+function evaluate(test: SpecTest, evaluation: EvaluationMode = "direct"): Result & { cost?: number } {
   const declarations: Record<string, string> = {};
   for (const d of test.typeEnv) {
     if (d.kind === "ident") declarations[d.name] = toDeclaration(d.type) ?? "dyn";
@@ -107,11 +108,22 @@ function evaluate(test: SpecTest): Result {
   }
   const compiled = compileExpression(createCelEnvironment({ variables: declarations }), test.expr, {
     typeCheck: !test.disableCheck,
+    evaluation,
   });
   if (compiled.kind === "failed") return { kind: "error", stage: "compile", message: compiled.message };
   const r = evaluateProgram(compiled.program, bindings, Number.POSITIVE_INFINITY);
-  if (r.kind === "value") return { kind: "value", value: r.value };
-  return { kind: "error", stage: "eval", message: r.kind === "error" ? r.message : "cost limit exceeded" };
+  if (r.kind === "value") return { kind: "value", value: r.value, cost: r.cost };
+  const message = r.kind === "error" ? r.message : "cost limit exceeded";
+  return { kind: "error", stage: "eval", message, cost: r.cost };
+}
+
+/**
+ * The outcome of a test's expression (value or error, and the cost spent) with each node's own work done directly
+ * and with the engine's (lib/cel/evaluation.ts EvaluationMode), described the same way: they must agree.
+ */
+export function evaluationModeOutcomes(c: SpecCase): { direct: string; engine: string } {
+  const describe = (r: Result & { cost?: number }) => `${describeResult(r)} (cost ${r.cost ?? "-"})`;
+  return { direct: describe(evaluate(c.test, "direct")), engine: describe(evaluate(c.test, "engine")) };
 }
 
 function describeResult(r: Result): string {
