@@ -11,7 +11,7 @@ import { bundleLimitsOf, type ResolvedAuditConfig } from "./config.js";
 import { type AuditResult, type AuditRunHeader, summaryReachesFailOn } from "./model.js";
 import { loadPolicies, loadPolicySource } from "./policies.js";
 import { disposeResult } from "./recorder.js";
-import { renderReports } from "./report/index.js";
+import { releaseReports, renderReports } from "./report/index.js";
 import { type AuditConfig, type AuditProgress, runAudit } from "./run.js";
 import { readHistory, readLatestReport, readReportFile, type SinkOptions, type WrittenRun, writeRun } from "./sink.js";
 import { DEFAULT_SOURCE_OPTIONS, openSource, type Source, type SourceOptions } from "./sources/index.js";
@@ -172,6 +172,7 @@ export async function publishRun(
     files = renderReports(result, config.formats);
     written = await writeRun(config.out, result, files, { ...sink, s3: config.s3 });
   } finally {
+    releaseReports(result);
     disposeResult(result);
   }
   const { objects: _objects, findings: _findings, ...run } = result;

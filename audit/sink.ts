@@ -167,7 +167,10 @@ function measured(f: ReportFile): { body: Readable; digest(): WrittenRun["files"
   async function* encode(): AsyncGenerator<Buffer> {
     for await (const chunk of f.chunks()) {
       if (chunk.length === 0) continue;
-      const b = Buffer.from(chunk, "utf8");
+      const b =
+        typeof chunk === "string"
+          ? Buffer.from(chunk, "utf8")
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       hash.update(b);
       bytes += b.length;
       yield b;

@@ -10,7 +10,6 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 
 export interface SpoolOptions {
   /** Values kept in memory before the spool moves to disk. Default 10,000. */
@@ -21,6 +20,7 @@ export interface SpoolOptions {
 
 const WRITE_CHUNK = 1024 * 1024;
 const READ_CHUNK = 1024 * 1024;
+const LINE_FEED = 0x0a;
 
 /** Temporary folders of live spools, removed at exit if a spool was not disposed of (a crash, an early exit). */
 const liveFolders = new Set<string>();
@@ -44,6 +44,24 @@ function removeAtExit(folder: string): void {
       process.kill(process.pid, signal);
     });
   }
+}
+
+/**
+ * A new temporary file `name`, open for reading and writing, in a folder of its own under `directory` (removed at
+ * exit if {@link removeTempFile} was not called).
+ */
+export function openTempFile(directory: string, name: string): { folder: string; fd: number } {
+  const folder = mkdtempSync(join(directory, "tollgate-spool-"));
+  removeAtExit(folder);
+  return { folder, fd: openSync(join(folder, name), "w+") };
+}
+
+/** Closes a temporary file and removes its folder (nothing when there is none). */
+export function removeTempFile(folder: string | undefined, fd: number | undefined): void {
+  if (fd !== undefined) closeSync(fd);
+  if (folder === undefined) return;
+  rmSync(folder, { recursive: true, force: true });
+  liveFolders.delete(folder);
 }
 
 export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
@@ -121,20 +139,14 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
     if (this.disposed) return;
     this.disposed = true;
     this.memory = [];
-    if (this.fd !== undefined) closeSync(this.fd);
+    removeTempFile(this.folder, this.fd);
     this.fd = undefined;
-    if (this.folder !== undefined) {
-      rmSync(this.folder, { recursive: true, force: true });
-      liveFolders.delete(this.folder);
-    }
   }
 
   private moveToDisk(): void {
     const values = this.memory ?? [];
     this.memory = undefined;
-    this.folder = mkdtempSync(join(this.directory, "tollgate-spool-"));
-    removeAtExit(this.folder);
-    this.fd = openSync(join(this.folder, "values.ndjson"), "w+");
+    ({ folder: this.folder, fd: this.fd } = openTempFile(this.directory, "values.ndjson"));
     for (const v of values) this.writeLine(JSON.stringify(v));
   }
 
@@ -152,25 +164,38 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
     writeSync(this.fd, text);
   }
 
-  /** The JSON lines from the start of the file (read with positioned reads, so several readers can interleave). */
+  /**
+   * The JSON lines from the start of the file (read with positioned reads, so several readers can interleave). Each
+   * read is cut after its last line feed and decoded up to there in one piece (a line feed never falls inside a
+   * multi-byte character); the bytes after it move to the front of the buffer, which doubles when one line is longer.
+   */
   private *lines(): Generator<string> {
     this.flush();
     const fd = this.fd;
     if (fd === undefined) return;
-    const buf = Buffer.allocUnsafe(READ_CHUNK);
-    // A character cut by the end of a read is completed by the next read.
-    const decoder = new StringDecoder("utf8");
+    let buf = Buffer.allocUnsafe(READ_CHUNK);
+    let kept = 0;
     let position = 0;
-    let carry = "";
     for (;;) {
-      const n = readSync(fd, buf, 0, READ_CHUNK, position);
+      if (kept === buf.length) {
+        const larger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(larger, 0, 0, kept);
+        buf = larger;
+      }
+      const n = readSync(fd, buf, kept, buf.length - kept, position);
       if (n === 0) break;
       position += n;
-      const parts = (carry + decoder.write(buf.subarray(0, n))).split("\n");
-      carry = parts.pop() ?? "";
-      yield* parts;
+      const end = kept + n;
+      const last = buf.lastIndexOf(LINE_FEED, end - 1);
+      if (last < kept) {
+        kept = end;
+        continue;
+      }
+      const text = buf.toString("utf8", 0, last);
+      buf.copy(buf, 0, last + 1, end);
+      kept = end - last - 1;
+      yield* text.split("\n");
     }
-    carry += decoder.end();
-    if (carry !== "") yield carry;
+    if (kept > 0) yield buf.toString("utf8", 0, kept);
   }
 }

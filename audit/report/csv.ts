@@ -1,7 +1,7 @@
 /** findings.csv: one row per finding, for spreadsheets; every cell neutralised against formula injection. */
 import type { Finding } from "../model.js";
 import { csvCell } from "./escape.js";
-import { Chunker } from "./stream.js";
+import { sharedProduct } from "./shared-pass.js";
 import type { ReportWriter } from "./types.js";
 
 const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefined]> = [
@@ -36,17 +36,24 @@ const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefine
   ["waivedSeverity", (f) => f.waiver?.severity],
 ];
 
+/** The rows, rendered in the shared pass. */
+const csvRows = sharedProduct((pass) => {
+  const rows = pass.textSpool();
+  return {
+    finding(f: Finding) {
+      rows.append(`${COLUMNS.map(([, get]) => csvCell(get(f))).join(",")}\r\n`);
+    },
+    result: () => rows,
+  };
+});
+
 export const csvWriter: ReportWriter = {
   name: "csv",
   render(run) {
-    async function* chunks(): AsyncGenerator<string> {
-      const chunker = new Chunker();
-      chunker.push(`${COLUMNS.map(([name]) => name).join(",")}\r\n`);
-      for (const f of run.findings) {
-        const chunk = chunker.push(`${COLUMNS.map(([, get]) => csvCell(get(f))).join(",")}\r\n`);
-        if (chunk !== undefined) yield chunk;
-      }
-      yield chunker.take();
+    csvRows.want(run);
+    async function* chunks(): AsyncGenerator<string | Uint8Array> {
+      yield `${COLUMNS.map(([name]) => name).join(",")}\r\n`;
+      yield* (await csvRows(run)).chunks();
     }
     return [{ name: "findings.csv", chunks, contentType: "text/csv; charset=utf-8" }];
   },

@@ -6,32 +6,39 @@
  * and `origin` (`tollgate/<family>/<policy>`), as `ErrorDetails` in the convention.
  */
 import type { Finding, ObjectRecord } from "../model.js";
-import { Chunker, objectsWithFindings } from "./stream.js";
+import { sharedProduct } from "./shared-pass.js";
 import type { ReportWriter } from "./types.js";
 
 function isError(f: Finding): boolean {
   return f.severity === "violation" || f.severity === "template-annotation-failure";
 }
 
+/** The lines, rendered in the shared pass. */
+const fieldErrorLines = sharedProduct((pass) => {
+  const lines = pass.textSpool();
+  return {
+    object(o: ObjectRecord, findings: readonly Finding[]) {
+      if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) return;
+      const patch = patchOf(o, findings.filter(isError));
+      if (patch === undefined) return;
+      const line: Record<string, unknown> = { apiVersion: o.object.apiVersion, kind: o.object.kind };
+      if (o.object.namespace !== undefined) line.namespace = o.object.namespace;
+      line.name = o.object.name;
+      if (o.object.uid !== undefined) line.uid = o.object.uid;
+      line.subresource = "status";
+      line.patch = patch;
+      lines.append(`${JSON.stringify(line)}\n`);
+    },
+    result: () => lines,
+  };
+});
+
 export const fieldErrorsWriter: ReportWriter = {
   name: "fielderrors",
   render(run) {
-    async function* chunks(): AsyncGenerator<string> {
-      const chunker = new Chunker();
-      for (const { record: o, findings } of objectsWithFindings(run)) {
-        if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) continue;
-        const patch = patchOf(o, findings.filter(isError));
-        if (patch === undefined) continue;
-        const line: Record<string, unknown> = { apiVersion: o.object.apiVersion, kind: o.object.kind };
-        if (o.object.namespace !== undefined) line.namespace = o.object.namespace;
-        line.name = o.object.name;
-        if (o.object.uid !== undefined) line.uid = o.object.uid;
-        line.subresource = "status";
-        line.patch = patch;
-        const chunk = chunker.push(`${JSON.stringify(line)}\n`);
-        if (chunk !== undefined) yield chunk;
-      }
-      yield chunker.take();
+    fieldErrorLines.want(run);
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield* (await fieldErrorLines(run)).chunks();
     }
     return [{ name: "fielderrors.ndjson", chunks, contentType: "application/x-ndjson" }];
   },

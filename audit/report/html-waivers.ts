@@ -58,7 +58,7 @@ const waivedRows = sharedFact((_run): FactCollector<{ rows: string[]; waived: nu
 });
 
 /** The section, or nothing when the run had no waivers. */
-export function waiversSection(run: AuditResult): string {
+export async function waiversSection(run: AuditResult): Promise<string> {
   const list = run.waivers;
   if (list === undefined || list.length === 0) return "";
   const s = run.summary.waivers;
@@ -66,7 +66,7 @@ export function waiversSection(run: AuditResult): string {
     s === undefined
       ? ""
       : `<p>${s.total} waivers: ${s.active} active, ${s.expiring} expiring soon, ${s.expired} expired, ${s.unused} unused.</p>`;
-  const { rows, waived } = waivedRows(run);
+  const { rows, waived } = await waivedRows(run);
   const more =
     waived > rows.length
       ? `\n<p>The table holds the first ${rows.length} of ${waived} waived findings; every one is in findings.csv.</p>`

@@ -131,7 +131,7 @@ ${comparison}`;
 }
 
 /** The page up to the findings table's rows. */
-function head(run: AuditResult, kinds: KindCounts, shown: number, total: number): string {
+function head(run: AuditResult, kinds: KindCounts, waivers: string, shown: number, total: number): string {
   const s = run.summary;
   const checked = s.valid + s.invalid;
   const overall = checked === 0 ? undefined : Math.round((1000 * s.valid) / checked) / 10;
@@ -152,7 +152,7 @@ function head(run: AuditResult, kinds: KindCounts, shown: number, total: number)
 <p class="meta">Started ${h(run.startedAt)}, finished ${h(run.finishedAt)}. Bundle <code>${h(run.bundle.source)}</code> (${run.bundle.kinds} kinds, <code>${h(run.bundle.digest)}</code>${run.bundle.policiesFromInput > 0 ? `, plus ${run.bundle.policiesFromInput} policies from the input` : ""}). Sources: ${run.sources.map((x) => `<code>${h(x)}</code>`).join(", ")}${run.previous === undefined ? "" : `; previous snapshot <code>${h(run.previous)}</code>`}.</p>
 <h2>Totals</h2>
 <div class="cards">${totalsCards(run, overall).join("")}</div>${podSecurityTable(s)}
-${trendSection(run, overall)}${waiversSection(run)}
+${trendSection(run, overall)}${waivers}
 <h2>Breakdowns</h2>
 <div class="breakdowns">
 ${groupTable("policy", "by-policy", g.policy, "policies")}
@@ -172,10 +172,11 @@ ${notesSection(run)}
 
 /** One pass for the kinds, one for the table's first {@link HTML_MAX_ROWS} rows. */
 export async function* renderHtml(run: AuditResult, maxRows = HTML_MAX_ROWS): AsyncGenerator<string> {
-  const kinds = countKinds(run);
+  const kinds = await countKinds(run);
+  const waivers = await waiversSection(run);
   const total = run.findings.size;
   const shown = Math.min(total, maxRows);
-  yield head(run, kinds, shown, total);
+  yield head(run, kinds, waivers, shown, total);
   // New findings are marked only when there was a run to compare with (else every finding is new).
   const compared = run.comparison !== undefined;
   const chunker = new Chunker();

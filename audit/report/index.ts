@@ -12,6 +12,8 @@ import { openReportsWriter, policyReportWriter } from "./policy-report.js";
 import { sarifWriter } from "./sarif.js";
 import type { ReportFile, ReportWriter } from "./types.js";
 
+/** Frees what writing a run's reports kept (the text rendered in the shared pass): once its files are written. */
+export { releaseShared as releaseReports } from "./shared-pass.js";
 export type { ReportFile, ReportWriter } from "./types.js";
 
 /** Every format, in the order the files are written. */

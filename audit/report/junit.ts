@@ -8,8 +8,8 @@
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";
 import { locationText } from "../model.js";
 import { escapeXml } from "./escape.js";
-import { sharedFact } from "./shared-pass.js";
-import { Chunker, objectsWithFindings, policyFailures } from "./stream.js";
+import { sharedProduct } from "./shared-pass.js";
+import { ByteChunker, policyFailures } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const x = escapeXml;
@@ -17,6 +17,7 @@ const x = escapeXml;
 export const junitWriter: ReportWriter = {
   name: "junit",
   render(run) {
+    junitBody.want(run);
     return [{ name: "junit.xml", chunks: () => junitChunks(run), contentType: "application/xml" }];
   },
 };
@@ -30,10 +31,9 @@ interface Case {
   skipped: boolean;
 }
 
-/** A document's case; `countOnly` (the shared pass) leaves its XML empty. */
-function caseOf(o: ObjectRecord, found: readonly Finding[], countOnly = false): Case {
+/** A document's case. */
+function caseOf(o: ObjectRecord, found: readonly Finding[]): Case {
   const suite = o.location.entry === undefined ? o.location.file : `${o.location.file}!${o.location.entry}`;
-  if (countOnly) return { suite, xml: "", ...caseFlags(o, found) };
   const name =
     o.object === undefined
       ? locationText(o.location)
@@ -74,21 +74,6 @@ function caseOf(o: ObjectRecord, found: readonly Finding[], countOnly = false): 
   return { suite, xml, failure, error: error && !failure, skipped };
 }
 
-/** caseOf's flags alone (the shared pass counts cases without writing them). */
-function caseFlags(o: ObjectRecord, found: readonly Finding[]): Pick<Case, "failure" | "error" | "skipped"> {
-  let failure = false;
-  let error = false;
-  let waived = false;
-  for (const f of found) {
-    if (f.severity === "waived" && f.waiver !== undefined) waived = true;
-    else if (f.severity === "input-error") error = true;
-    else if (f.severity === "violation" || f.severity === "template-annotation-failure") failure = true;
-  }
-  const onlyWaived = waived && !failure && !error;
-  const skipped = o.outcome === "skipped" || o.outcome === "not-kubernetes" || onlyWaived;
-  return { failure, error: error && !failure, skipped };
-}
-
 interface Counts {
   tests: number;
   failures: number;
@@ -107,33 +92,46 @@ function attributes(c: Counts): string {
   return `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
 }
 
+/** A suite: its name, its counts, and where its cases end in the cases' text. */
+interface Suite {
+  name: string;
+  counts: Counts;
+  end: number;
+}
+
 /**
- * Suites need their counts before their cases: the shared pass counts them (a number per file), the writing reads
- * the documents again. A suite is a run of documents of one file, in input order.
+ * Suites need their counts before their cases: the shared pass renders the cases (one text for all suites) and
+ * counts each suite, whose cases are then written after its counts. A suite is a run of documents of one file, in
+ * input order.
  */
-const suiteCounts = sharedFact((_run) => {
+const junitBody = sharedProduct((pass) => {
   const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-  const suites: Counts[] = [];
-  let suite: string | undefined;
+  const suites: Suite[] = [];
+  const cases = pass.textSpool();
+  let suite: Suite | undefined;
   return {
     object(record: ObjectRecord, findings: readonly Finding[]) {
-      const k = caseOf(record, findings, true);
-      if (k.suite !== suite) {
-        suite = k.suite;
-        suites.push({ tests: 0, failures: 0, errors: 0, skipped: 0 });
+      const k = caseOf(record, findings);
+      if (k.suite !== suite?.name) {
+        if (suite !== undefined) suite.end = cases.bytes;
+        suite = { name: k.suite, counts: { tests: 0, failures: 0, errors: 0, skipped: 0 }, end: 0 };
+        suites.push(suite);
       }
-      count(suites[suites.length - 1]!, k);
+      cases.append(`${k.xml}\n`);
+      count(suite.counts, k);
       count(total, k);
     },
-    result: () => ({ total, suites }),
+    result() {
+      if (suite !== undefined) suite.end = cases.bytes;
+      return { total, suites, cases };
+    },
   };
 });
 
-async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
+async function* junitChunks(run: AuditResult): AsyncGenerator<string | Uint8Array> {
   const failures = policyFailures(run);
-  const counted = suiteCounts(run);
-  const total: Counts = { ...counted.total };
-  const suites = counted.suites;
+  const body = await junitBody(run);
+  const total: Counts = { ...body.total };
   const policyCases = failures.map((f) => {
     const name = `${f.location === undefined ? "bundle" : locationText(f.location)} ${f.field ?? ""}`.trim();
     const isError = f.type !== "warning";
@@ -150,30 +148,20 @@ async function* junitChunks(run: AuditResult): AsyncGenerator<string> {
   total.tests += policyCases.length;
   total.errors += policyErrors;
 
-  const chunker = new Chunker();
-  chunker.push('<?xml version="1.0" encoding="UTF-8"?>\n');
-  chunker.push(
-    `<testsuites name="tollgate audit ${x(run.runId)}" ${attributes(total)} time="${(run.summary.durationMs / 1000).toFixed(3)}" timestamp="${x(run.startedAt)}">\n`,
-  );
+  let head = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  head += `<testsuites name="tollgate audit ${x(run.runId)}" ${attributes(total)} time="${(run.summary.durationMs / 1000).toFixed(3)}" timestamp="${x(run.startedAt)}">\n`;
   if (policyCases.length > 0) {
-    chunker.push(
-      `  <testsuite name="policies" tests="${policyCases.length}" failures="0" errors="${policyErrors}" skipped="0">\n${policyCases.map((c) => c.xml).join("\n")}\n  </testsuite>\n`,
-    );
+    head += `  <testsuite name="policies" tests="${policyCases.length}" failures="0" errors="${policyErrors}" skipped="0">\n${policyCases.map((c) => c.xml).join("\n")}\n  </testsuite>\n`;
   }
-  let suite: string | undefined;
-  let index = -1;
-  for (const { record, findings } of objectsWithFindings(run)) {
-    const k = caseOf(record, findings);
-    if (k.suite !== suite) {
-      if (suite !== undefined) chunker.push("  </testsuite>\n");
-      suite = k.suite;
-      index++;
-      chunker.push(`  <testsuite name="${x(k.suite)}" ${attributes(suites[index]!)}>\n`);
-    }
-    const chunk = chunker.push(`${k.xml}\n`);
-    if (chunk !== undefined) yield chunk;
+  const out = new ByteChunker();
+  yield* out.push(head);
+  let start = 0;
+  for (const suite of body.suites) {
+    yield* out.push(`  <testsuite name="${x(suite.name)}" ${attributes(suite.counts)}>\n`);
+    for await (const piece of body.cases.chunks(start, suite.end)) yield* out.push(piece);
+    yield* out.push("  </testsuite>\n");
+    start = suite.end;
   }
-  if (suite !== undefined) chunker.push("  </testsuite>\n");
-  chunker.push("</testsuites>\n");
-  yield chunker.take();
+  yield* out.push("</testsuites>\n");
+  yield out.take();
 }

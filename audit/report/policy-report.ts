@@ -6,38 +6,13 @@
  * `pass` (they get no result entry, so the reports stay small). A namespace with more results than one object can
  * hold in a cluster (1,000 results or 1 MiB of them) gets several reports: `tollgate-audit-<ns>`, `-2`, `-3`...
  */
-import type { AuditResult, Finding, FindingSeverity, ObjectRecord } from "../model.js";
-import { Spool } from "../spool.js";
-import { sharedFact } from "./shared-pass.js";
+import type { AuditResult, Finding, ObjectRecord } from "../model.js";
+import type { TextSpool } from "../text-spool.js";
+import { type Result, resultEntry, resultKind } from "./policy-result.js";
+import { type FactCollector, type PassContext, type SharedFact, sharedProduct } from "./shared-pass.js";
+import { ByteChunker } from "./stream.js";
 import type { ReportWriter } from "./types.js";
-import { yamlDocument, yamlSequenceItems } from "./yaml-emit.js";
-
-type Result = "pass" | "fail" | "warn" | "error" | "skip";
-
-const RESULT: Record<FindingSeverity, Result> = {
-  violation: "fail",
-  "template-annotation-failure": "fail",
-  warning: "warn",
-  // Recorded by the API server, not returned to the client: still a result that says the rule is not met.
-  audit: "warn",
-  shadow: "skip",
-  "policy-failure": "error",
-  "input-error": "error",
-  // Waived by a governed waiver: the rule is not met, and deliberately not enforced until the waiver expires.
-  waived: "skip",
-};
-
-const SEVERITY: Record<FindingSeverity, string> = {
-  violation: "high",
-  "template-annotation-failure": "high",
-  "policy-failure": "high",
-  "input-error": "medium",
-  warning: "medium",
-  audit: "low",
-  shadow: "info",
-  // Replaced by the severity of what the finding is without its waiver (resultOf).
-  waived: "info",
-};
+import { yamlDocument } from "./yaml-emit.js";
 
 interface Flavour {
   apiVersion: string;
@@ -63,52 +38,6 @@ const OPEN_REPORTS: Flavour = {
   name: "openreports",
 };
 
-function resultOf(f: Finding, seconds: number): Record<string, unknown> {
-  const r: Record<string, unknown> = {
-    source: "tollgate",
-    policy: f.severity === "input-error" ? "input" : `${f.rule.family}/${f.rule.policy ?? "bundle"}`,
-    result: f.severity === "policy-failure" && f.type === "warning" ? "warn" : RESULT[f.severity],
-    severity: SEVERITY[f.severity === "waived" ? (f.waiver?.severity ?? "waived") : f.severity],
-    category: f.severity,
-    scored: f.severity !== "shadow" && f.severity !== "waived",
-    message: f.field === undefined ? f.message : `${f.field}: ${f.message}`,
-    timestamp: { seconds, nanos: 0 },
-  };
-  if (f.rule.rule !== undefined) r.rule = f.rule.rule;
-  if (f.object !== undefined) {
-    const o = f.object;
-    const ref: Record<string, string> = { apiVersion: o.apiVersion, kind: o.kind, name: o.name };
-    if (o.namespace !== undefined) ref.namespace = o.namespace;
-    if (o.uid !== undefined) ref.uid = o.uid;
-    r.resources = [ref];
-  }
-  const props: Record<string, string> = { findingId: f.id, firstSeen: f.firstSeen };
-  if (f.field !== undefined) props.field = f.field;
-  if (f.ratchet !== undefined) props.ratchet = f.ratchet;
-  if (f.team !== undefined) props.team = f.team;
-  if (f.controller !== undefined) props.controller = f.controller;
-  if (f.rule.binding !== undefined) props.binding = f.rule.binding;
-  if (f.rule.param !== undefined) props.param = f.rule.param;
-  if (f.rule.index !== undefined) props.index = String(f.rule.index);
-  if (f.location !== undefined) props.location = locationOf(f);
-  if (f.waiver !== undefined) {
-    props.waiver = f.waiver.name;
-    props.waiverOwner = f.waiver.owner;
-    props.waiverExpires = f.waiver.expires;
-    props.waiverReason = f.waiver.reason;
-    if (f.waiver.ticket !== undefined) props.waiverTicket = f.waiver.ticket;
-    if (f.waiver.expired === true) props.waiverExpired = "true";
-  }
-  r.properties = props;
-  return r;
-}
-
-function locationOf(f: Finding): string {
-  const l = f.location!;
-  const file = l.entry === undefined ? l.file : `${l.file}!${l.entry}`;
-  return l.line === undefined ? file : `${file}:${l.line}`;
-}
-
 /** Results held at once: namespaces are gathered in batches of about this many results. */
 const BATCH_RESULTS = 10_000;
 /** The most results, and bytes of results text, in one report object (etcd keeps objects up to about 1.5 MiB). */
@@ -119,235 +48,283 @@ export interface ReportLimits {
   bytes: number;
 }
 
-/** The result a finding becomes (what resultOf gives it), for counting before the results are written. */
-function resultKind(f: Finding): Exclude<Result, "pass"> {
-  return f.severity === "policy-failure" && f.type === "warning"
-    ? "warn"
-    : (RESULT[f.severity] as Exclude<Result, "pass">);
+type Summary = Record<Result, number>;
+
+/** One report object of the file (the same in both flavours) and where its results' text is in the shared body. */
+interface ReportPart {
+  ns: string;
+  /** 1 for `tollgate-audit-<ns>`, then 2, 3... for `-2`, `-3`... */
+  part: number;
+  summary: Summary;
+  results: number;
+  start: number;
+  end: number;
+}
+
+/** What both flavours write: their report objects, and the results' text they share. */
+interface PolicyBody {
+  parts: ReportPart[];
+  text: TextSpool;
+}
+
+function summaryOf(summaries: Map<string, Summary>, ns: string): Summary {
+  let s = summaries.get(ns);
+  if (s === undefined) {
+    s = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+    summaries.set(ns, s);
+  }
+  return s;
 }
 
 /**
- * One report per namespace, in namespace order, each written as a stream. A first pass counts each namespace's
- * results by kind (the summary comes before the results). When the results are more than one batch, a second pass
- * deals them, rendered, to one spool per batch of namespaces (on disk): a batch of small namespaces is gathered in
- * memory (at most about `batchResults` results), and a namespace larger than a batch (the cluster report of a large
- * export) is its batch alone and is written from its spool as it is read. Memory never holds more than a batch of
- * results. The two flavours share the counts and the dealt results when they are written at the same time.
+ * The batches the results are dealt to, as the first namespace of each: the namespaces in order, cut into batches
+ * of about `batchResults` results (a namespace is never split), from the run's findings per namespace (its groups;
+ * the rest are cluster-scoped, namespace ""). The batches only bound what is held at once: the reports are the same
+ * whichever they are.
  */
-export function renderPolicyReports(
+function batchStarts(run: AuditResult, batchResults: number): string[] {
+  const counts = new Map<string, number>();
+  let namespaced = 0;
+  for (const [ns, c] of Object.entries(run.groups.namespace)) {
+    let n = 0;
+    for (const v of Object.values(c.findings)) n += v;
+    if (n > 0) counts.set(ns, n);
+    namespaced += n;
+  }
+  if (run.findings.size > namespaced) counts.set("", run.findings.size - namespaced);
+  const starts: string[] = [];
+  let size = 0;
+  for (const ns of [...counts.keys()].sort()) {
+    const n = counts.get(ns)!;
+    if (starts.length === 0 || (size + n > batchResults && size > 0)) {
+      starts.push(ns);
+      size = 0;
+    }
+    size += n;
+  }
+  return starts;
+}
+
+/** The batch of a namespace: the last whose first namespace is at or before it (the first for any before). */
+function batchOf(starts: readonly string[], ns: string): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= ns) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const KINDS: readonly Exclude<Result, "pass">[] = ["fail", "warn", "error", "skip"];
+
+/**
+ * A batch's dealt results: their text one after the other (in finding order), and for each its size in bytes and
+ * its namespace and kind, two numbers (`size`, `namespace index × 4 + kind index`) in a growing array.
+ */
+class DealtBatch {
+  names: string[] = [];
+  private readonly index = new Map<string, number>();
+  entries = new Uint32Array(1024);
+  count = 0;
+
+  constructor(readonly text: TextSpool) {}
+
+  add(ns: string, kind: Exclude<Result, "pass">, entry: string): void {
+    let n = this.index.get(ns);
+    if (n === undefined) {
+      n = this.names.length;
+      this.names.push(ns);
+      this.index.set(ns, n);
+    }
+    if (2 * this.count + 2 > this.entries.length) {
+      const larger = new Uint32Array(this.entries.length * 2);
+      larger.set(this.entries);
+      this.entries = larger;
+    }
+    this.entries[2 * this.count] = Buffer.byteLength(entry, "utf8");
+    this.entries[2 * this.count + 1] = 4 * n + KINDS.indexOf(kind);
+    this.count++;
+    this.text.append(entry);
+  }
+}
+
+/**
+ * The reports' body, made in the shared pass: each finding's result rendered and dealt to the text of its batch (on
+ * disk when the run is), each namespace's summary counted; then, batch by batch, the namespaces in order and each
+ * one's results copied to one text both flavours copy. A batch whose results are of one namespace (the cluster
+ * report of a large export) is copied as it is read; the results of a batch of several namespaces are read into
+ * memory (about `batchResults` at most). A namespace's results are cut into reports of at most `limits.results`
+ * results and `limits.bytes` bytes of results text (the API server stores objects up to about 1.5 MiB), named
+ * `tollgate-audit-<ns>`, then `-2`, `-3`...; each summary counts its own results, and the first also the
+ * namespace's passing objects.
+ */
+function collectBody(
+  pass: PassContext,
+  batchResults: number,
+  limits: Readonly<ReportLimits>,
+): FactCollector<PolicyBody> {
+  const { run } = pass;
+  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
+  const summaries = new Map<string, Summary>();
+  const starts = batchStarts(run, batchResults);
+  const batches = starts.map(() => new DealtBatch(pass.textSpool()));
+  const write = async (): Promise<PolicyBody> => {
+    const text = pass.textSpool();
+    const parts: ReportPart[] = [];
+    let at = 0;
+    /** Cuts a namespace's results (kind index and size each) into reports; their text is appended by the caller. */
+    const cut = (ns: string, entries: Iterable<[kind: number, size: number]>): void => {
+      let part = 1;
+      let results = 0;
+      let bytes = 0;
+      let start = at;
+      let summary: Summary = { pass: summaries.get(ns)!.pass, fail: 0, warn: 0, error: 0, skip: 0 };
+      const close = (): void => {
+        parts.push({ ns, part, summary, results, start, end: at });
+        part++;
+        results = 0;
+        bytes = 0;
+        start = at;
+        summary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+      };
+      for (const [kind, size] of entries) {
+        if (results > 0 && (results >= limits.results || bytes + size > limits.bytes)) close();
+        at += size;
+        results++;
+        bytes += size;
+        summary[KINDS[kind]!]++;
+      }
+      close();
+    };
+    const names = [...summaries.keys()].sort();
+    for (let i = 0; i < names.length; ) {
+      const b = batchOf(starts, names[i]!);
+      let j = i;
+      while (j < names.length && batchOf(starts, names[j]!) === b) j++;
+      const group = names.slice(i, j);
+      i = j;
+      const batch = batches[b];
+      if (batch === undefined || batch.names.length <= 1) {
+        // At most one namespace has results here: they are its results in order, copied as they are read.
+        for (const ns of group) {
+          if (batch === undefined || ns !== batch.names[0]) cut(ns, []);
+          else {
+            cut(ns, entriesOf(batch, 0, batch.count));
+            for await (const piece of batch.text.chunks()) text.appendBytes(piece);
+          }
+        }
+        continue;
+      }
+      const read: Buffer[] = [];
+      for await (const piece of batch.text.chunks()) read.push(piece);
+      const all = Buffer.concat(read);
+      const byName = new Map<string, number[]>(batch.names.map((ns) => [ns, []]));
+      for (let e = 0; e < batch.count; e++) byName.get(batch.names[batch.entries[2 * e + 1]! >>> 2]!)!.push(e);
+      const offsets = new Float64Array(batch.count + 1);
+      for (let e = 0; e < batch.count; e++) offsets[e + 1] = offsets[e]! + batch.entries[2 * e]!;
+      for (const ns of group) {
+        const mine = byName.get(ns) ?? [];
+        cut(
+          ns,
+          mine.map((e) => [batch.entries[2 * e + 1]! & 3, batch.entries[2 * e]!]),
+        );
+        for (const e of mine) text.appendBytes(all.subarray(offsets[e]!, offsets[e + 1]!));
+      }
+    }
+    return { parts, text };
+  };
+  return {
+    finding(f: Finding) {
+      const ns = f.object?.namespace ?? "";
+      const kind = resultKind(f);
+      summaryOf(summaries, ns)[kind]++;
+      batches[batchOf(starts, ns)]!.add(ns, kind, resultEntry(f, seconds));
+    },
+    object(o: ObjectRecord) {
+      if (o.outcome !== "valid" || o.findings > 0) return;
+      summaryOf(summaries, o.object?.namespace ?? "").pass++;
+    },
+    async result() {
+      try {
+        return await write();
+      } finally {
+        for (const batch of batches) batch.text.dispose();
+      }
+    },
+  };
+}
+
+/** The kind index and size of a batch's results `from` to `to`. */
+function* entriesOf(batch: DealtBatch, from: number, to: number): Generator<[kind: number, size: number]> {
+  for (let e = from; e < to; e++) yield [batch.entries[2 * e + 1]! & 3, batch.entries[2 * e]!];
+}
+
+/** The body for each batch size and limits asked for (the writers use the defaults; tests others). */
+const bodies = new Map<string, SharedFact<PolicyBody>>();
+
+function bodyOf(batchResults: number, limits: Readonly<ReportLimits>): SharedFact<PolicyBody> {
+  const key = `${batchResults}/${limits.results}/${limits.bytes}`;
+  let body = bodies.get(key);
+  if (body === undefined) {
+    body = sharedProduct((pass) => collectBody(pass, batchResults, limits));
+    bodies.set(key, body);
+  }
+  return body;
+}
+
+/**
+ * One flavour's file: one report per namespace (or several, cut by `limits`), in namespace order. Both flavours
+ * copy the same results text (the shared pass renders it once); only their headers differ.
+ */
+export async function* renderPolicyReports(
   run: AuditResult,
   format: "policyreport" | "openreports",
   batchResults = BATCH_RESULTS,
   limits: Readonly<ReportLimits> = REPORT_LIMITS,
-): AsyncGenerator<string> {
-  return render(run, format === "policyreport" ? WG_POLICY : OPEN_REPORTS, batchResults, limits);
-}
-
-/** A result ready to write: its kind (for the summaries) and its text as an entry of `results`. */
-type Entry = [kind: Exclude<Result, "pass">, text: string];
-
-/** What both flavours read: the namespaces' summaries, their batches, and (beyond one batch) the dealt results. */
-interface Dealt {
-  summaries: Map<string, Record<Result, number>>;
-  batches: string[][];
-  /** One spool per batch, of `[namespace, kind, text]`; empty when the results are one batch. */
-  spools: Spool<[string, ...Entry]>[];
-  users: number;
-}
-
-/** The two flavours hold the same results: they are counted and dealt once per run, while either is being written. */
-const dealtByRun = new WeakMap<AuditResult, Map<number, Promise<Dealt>>>();
-
-function entryOf(f: Finding, seconds: number): Entry {
-  return [resultKind(f), yamlSequenceItems([resultOf(f, seconds)], 2)];
-}
-
-function acquireDealt(run: AuditResult, batchResults: number): Promise<Dealt> {
-  let byBatch = dealtByRun.get(run);
-  if (byBatch === undefined) {
-    byBatch = new Map();
-    dealtByRun.set(run, byBatch);
-  }
-  let dealt = byBatch.get(batchResults);
-  if (dealt === undefined) {
-    dealt = Promise.resolve().then(() => deal(run, batchResults));
-    byBatch.set(batchResults, dealt);
-  }
-  return dealt.then((d) => {
-    d.users++;
-    return d;
-  });
-}
-
-function releaseDealt(run: AuditResult, batchResults: number, d: Dealt): void {
-  if (--d.users > 0) return;
-  for (const spool of d.spools) spool.dispose();
-  dealtByRun.get(run)?.delete(batchResults);
-}
-
-/** Each namespace's result counts ("" = cluster): passing objects and each finding's result (the shared pass). */
-const summariesOf = sharedFact((_run) => {
-  const summaries = new Map<string, Record<Result, number>>();
-  const summaryOf = (ns: string): Record<Result, number> => {
-    let s = summaries.get(ns);
-    if (s === undefined) {
-      s = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
-      summaries.set(ns, s);
-    }
-    return s;
-  };
-  return {
-    finding(f: Finding) {
-      summaryOf(f.object?.namespace ?? "")[resultKind(f)]++;
-    },
-    object(o: ObjectRecord) {
-      if (o.outcome !== "valid" || o.findings > 0) return;
-      summaryOf(o.object?.namespace ?? "").pass++;
-    },
-    result: () => summaries,
-  };
-});
-
-function deal(run: AuditResult, batchResults: number): Dealt {
-  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
-  const summaries = summariesOf(run);
-  // Namespaces in order, cut into batches of about batchResults results (a namespace is never split).
-  const batches: string[][] = [];
-  let size = 0;
-  for (const ns of [...summaries.keys()].sort()) {
-    const s = summaries.get(ns)!;
-    const n = s.fail + s.warn + s.error + s.skip;
-    if (batches.length === 0 || (size + n > batchResults && size > 0)) {
-      batches.push([]);
-      size = 0;
-    }
-    batches[batches.length - 1]!.push(ns);
-    size += n;
-  }
-  const spools: Spool<[string, ...Entry]>[] = [];
-  if (batches.length > 1) {
-    const batchOf = new Map<string, number>();
-    batches.forEach((b, i) => {
-      for (const ns of b) batchOf.set(ns, i);
-      spools.push(new Spool({ memoryItems: 0 }));
-    });
-    try {
-      for (const f of run.findings) {
-        const ns = f.object?.namespace ?? "";
-        spools[batchOf.get(ns)!]!.append([ns, ...entryOf(f, seconds)]);
-      }
-    } catch (err) {
-      for (const spool of spools) spool.dispose();
-      throw err;
-    }
-  }
-  return { summaries, batches, spools, users: 0 };
-}
-
-async function* render(
-  run: AuditResult,
-  flavour: Flavour,
-  batchResults: number,
-  limits: Readonly<ReportLimits>,
-): AsyncGenerator<string> {
-  const seconds = Math.floor(Date.parse(run.startedAt) / 1000);
-  const dealt = await acquireDealt(run, batchResults);
-  const { summaries, batches, spools } = dealt;
+): AsyncGenerator<Uint8Array> {
+  const flavour = format === "policyreport" ? WG_POLICY : OPEN_REPORTS;
+  const { parts, text } = await bodyOf(batchResults, limits)(run);
+  const out = new ByteChunker();
   let first = true;
-  const header = (ns: string, part: number, summary: Record<Result, number>, results: number): string => {
-    const base = `tollgate-audit${ns === "" ? "" : `-${ns}`}`;
-    const suffix = part === 1 ? "" : `-${part}`;
-    const metadata: Record<string, unknown> = {
-      name: base.slice(0, 253 - suffix.length) + suffix,
-      labels: { "app.kubernetes.io/managed-by": "tollgate" },
-      annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
-    };
-    if (ns !== "") metadata.namespace = ns;
-    const text = yamlDocument({
-      apiVersion: flavour.apiVersion,
-      kind: ns === "" ? flavour.cluster : flavour.namespaced,
-      metadata,
-      summary,
-    });
-    const out = `${first ? "" : "---\n"}${text}${results === 0 ? "results: []\n" : "results:\n"}`;
+  for (const p of parts) {
+    yield* out.push(header(run, flavour, p, first));
     first = false;
-    return out;
-  };
-  /**
-   * A namespace's reports: its results cut into reports of at most `limits.results` results and `limits.bytes` bytes
-   * of results text (the API server stores objects up to about 1.5 MiB), named `tollgate-audit-<ns>`, then `-2`,
-   * `-3`...; each summary counts its own results, and the first also the namespace's passing objects.
-   */
-  const report = function* (ns: string, entries: Iterable<Entry>): Generator<string> {
-    let part = 1;
-    let items: string[] = [];
-    let bytes = 0;
-    let summary: Record<Result, number> = { pass: summaries.get(ns)!.pass, fail: 0, warn: 0, error: 0, skip: 0 };
-    const flush = (): string => {
-      const text = header(ns, part, summary, items.length) + items.join("");
-      part++;
-      items = [];
-      bytes = 0;
-      summary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
-      return text;
-    };
-    for (const [kind, text] of entries) {
-      const size = Buffer.byteLength(text, "utf8");
-      if (items.length > 0 && (items.length >= limits.results || bytes + size > limits.bytes)) yield flush();
-      items.push(text);
-      bytes += size;
-      summary[kind]++;
-    }
-    yield flush();
-  };
-  try {
-    for (let i = 0; i < batches.length; i++) {
-      const names = batches[i]!;
-      if (names.length === 1 && spools.length > 0) {
-        // One namespace: written as its spool is read.
-        yield* report(
-          names[0]!,
-          (function* (): Generator<Entry> {
-            for (const [, kind, text] of spools[i]!) yield [kind, text];
-          })(),
-        );
-        continue;
-      }
-      const batch = new Map<string, Entry[]>(names.map((ns) => [ns, []]));
-      if (spools.length > 0) {
-        for (const [ns, kind, text] of spools[i]!) batch.get(ns)!.push([kind, text]);
-      } else {
-        for (const f of run.findings) batch.get(f.object?.namespace ?? "")?.push(entryOf(f, seconds));
-      }
-      for (const [ns, entries] of batch) yield* report(ns, entries);
-    }
-  } finally {
-    releaseDealt(run, batchResults, dealt);
+    for await (const piece of text.chunks(p.start, p.end)) yield* out.push(piece);
   }
+  yield out.take();
 }
 
-export const policyReportWriter: ReportWriter = {
-  name: WG_POLICY.name,
-  render(run) {
-    return [
-      {
-        name: WG_POLICY.file,
-        chunks: () => render(run, WG_POLICY, BATCH_RESULTS, REPORT_LIMITS),
-        contentType: "application/yaml",
-      },
-    ];
-  },
-};
+/** A report object's head, up to `results:` (with `---` before every report but the first). */
+function header(run: AuditResult, flavour: Flavour, p: ReportPart, first: boolean): string {
+  const base = `tollgate-audit${p.ns === "" ? "" : `-${p.ns}`}`;
+  const suffix = p.part === 1 ? "" : `-${p.part}`;
+  const metadata: Record<string, unknown> = {
+    name: base.slice(0, 253 - suffix.length) + suffix,
+    labels: { "app.kubernetes.io/managed-by": "tollgate" },
+    annotations: { "tollgate.dev/run-id": run.runId, "tollgate.dev/bundle-digest": run.bundle.digest },
+  };
+  if (p.ns !== "") metadata.namespace = p.ns;
+  const text = yamlDocument({
+    apiVersion: flavour.apiVersion,
+    kind: p.ns === "" ? flavour.cluster : flavour.namespaced,
+    metadata,
+    summary: p.summary,
+  });
+  return `${first ? "" : "---\n"}${text}${p.results === 0 ? "results: []\n" : "results:\n"}`;
+}
 
-export const openReportsWriter: ReportWriter = {
-  name: OPEN_REPORTS.name,
-  render(run) {
-    return [
-      {
-        name: OPEN_REPORTS.file,
-        chunks: () => render(run, OPEN_REPORTS, BATCH_RESULTS, REPORT_LIMITS),
-        contentType: "application/yaml",
-      },
-    ];
-  },
-};
+function writerOf(flavour: Flavour, format: "policyreport" | "openreports"): ReportWriter {
+  return {
+    name: flavour.name,
+    render(run) {
+      bodyOf(BATCH_RESULTS, REPORT_LIMITS).want(run);
+      return [{ name: flavour.file, chunks: () => renderPolicyReports(run, format), contentType: "application/yaml" }];
+    },
+  };
+}
+
+export const policyReportWriter: ReportWriter = writerOf(WG_POLICY, "policyreport");
+
+export const openReportsWriter: ReportWriter = writerOf(OPEN_REPORTS, "openreports");

@@ -6,8 +6,8 @@
  * 2.1.0 §3.35) whose justification is the waiver's reason, so code hosts show it as suppressed.
  */
 import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
-import { sharedFact } from "./shared-pass.js";
-import { jsonArray, nestedJson } from "./stream.js";
+import { sharedProduct } from "./shared-pass.js";
+import { JsonArrayWriter, nestedJson } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const LEVEL: Record<FindingSeverity, "error" | "warning" | "note"> = {
@@ -49,33 +49,47 @@ function artifactUri(l: Location): string {
 export const sarifWriter: ReportWriter = {
   name: "sarif",
   render(run) {
+    sarifBody.want(run);
     return [{ name: "report.sarif", chunks: () => sarifChunks(run), contentType: "application/sarif+json" }];
   },
 };
 
-/** The run's rules in the order their first findings come, and each rule's index (the shared pass). */
-const rulesOf = sharedFact((_run) => {
+/**
+ * The run's rules in the order their first findings come, and the results (their text, rendered in the shared pass:
+ * a result's rule index is known when it is written, as its rule comes first at or before it).
+ */
+const sarifBody = sharedProduct((pass) => {
   const ruleIndex = new Map<string, number>();
   const rules: Record<string, unknown>[] = [];
+  const results = pass.textSpool();
+  const array = new JsonArrayWriter(3);
   return {
     finding(f: Finding) {
       const id = ruleId(f);
-      if (ruleIndex.has(id)) return;
-      ruleIndex.set(id, rules.length);
-      rules.push({
-        id,
-        name: f.rule.rule ?? f.rule.policy ?? f.severity,
-        shortDescription: { text: ruleText(f) },
-        properties: { family: f.rule.family },
-      });
+      let index = ruleIndex.get(id);
+      if (index === undefined) {
+        index = rules.length;
+        ruleIndex.set(id, index);
+        rules.push({
+          id,
+          name: f.rule.rule ?? f.rule.policy ?? f.severity,
+          shortDescription: { text: ruleText(f) },
+          properties: { family: f.rule.family },
+        });
+      }
+      const text = array.push(resultOf(f, index));
+      if (text !== undefined) results.append(text);
     },
-    result: () => ({ ruleIndex, rules }),
+    result() {
+      results.append(array.end());
+      return { rules, results };
+    },
   };
 });
 
-/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results (gathered by the shared pass). */
-async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
-  const { ruleIndex, rules } = rulesOf(run);
+/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results (both from the shared pass). */
+async function* sarifChunks(run: AuditResult): AsyncGenerator<string | Uint8Array> {
+  const { rules, results } = await sarifBody(run);
   const head = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -97,12 +111,7 @@ async function* sarifChunks(run: AuditResult): AsyncGenerator<string> {
       .map(([k, v]) => `${"  ".repeat(depth)}${JSON.stringify(k)}: ${nestedJson(v, depth)}`)
       .join(",\n");
   yield `{\n${members(head, 1)},\n  "runs": [\n    {\n${members(runHead, 3)},\n      "results": `;
-  yield* jsonArray(
-    (function* () {
-      for (const f of run.findings) yield resultOf(f, ruleIndex.get(ruleId(f)) ?? 0);
-    })(),
-    3,
-  );
+  yield* results.chunks();
   yield `,\n${members({ properties }, 3)}\n    }\n  ]\n}\n`;
 }
 

@@ -1,53 +1,135 @@
 /**
- * What writers need from the whole run before they write (SARIF's rule index, JUnit's suite counts, the policy
- * reports' summaries, the HTML report's counts by kind and its waived findings), gathered for every writer in one
- * pass over the run's spools instead of one pass each: on a large run each pass re-reads and re-parses the spool
- * files. Each writer declares its fact once ({@link sharedFact}); the first writer that asks for a fact of a run
- * makes the pass for every fact declared, and the results are kept for that run while it is referenced.
+ * One pass over a run's spools for every writer, instead of one pass (or more) each: on a large run each pass
+ * re-reads and re-parses the spool files, which was most of the time spent writing the reports.
+ *
+ * A writer declares what it takes from the pass once: a fact ({@link sharedFact}: counts and small lists, such as
+ * the HTML report's counts by kind), gathered in every pass, or a product ({@link sharedProduct}: a file's body
+ * rendered into text spools, such as the SARIF results), gathered only in a pass of a run whose writer asked for it
+ * ({@link SharedFact.want}, called when the writer's files are made). The first read of a fact or product of a run
+ * makes the pass for everything wanted and not yet gathered; the results are kept for that run until
+ * {@link releaseShared} (the text spools' files are removed then).
  */
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";
-import { objectsWithFindings, policyFailures } from "./stream.js";
+import { TextSpool, textSpoolWrites } from "../text-spool.js";
+import { objectsWithFindings } from "./stream.js";
 
 /** Gathers one fact while the pass reads the run. */
 export interface FactCollector<T> {
   /** Every finding, in the findings spool's order (the policy failures first). */
   finding?(f: Finding): void;
-  /** Every document's record with its findings, in input order. */
+  /** Every document's record with its findings (after each of them was given to `finding`), in input order. */
   object?(record: ObjectRecord, findings: readonly Finding[]): void;
-  result(): T;
+  /** The fact, once the pass has read everything. */
+  result(): T | Promise<T>;
 }
 
-type Collect<T> = (run: AuditResult) => FactCollector<T>;
+/** What a collector is made with. */
+export interface PassContext {
+  run: AuditResult;
+  /** A new text spool for rendered text, removed with the run's other results. */
+  textSpool(): TextSpool;
+}
 
-const declared: Collect<unknown>[] = [];
-const gathered = new WeakMap<AuditResult, Map<Collect<unknown>, unknown>>();
+type Collect<T> = (pass: PassContext) => FactCollector<T>;
 
-/** Declares a fact; the function returned gives the fact of a run (gathered with every other fact, once). */
-export function sharedFact<T>(collect: Collect<T>): (run: AuditResult) => T {
-  declared.push(collect as Collect<unknown>);
-  return (run) => {
-    let facts = gathered.get(run);
-    if (facts === undefined || !facts.has(collect as Collect<unknown>)) {
-      // The first ask for this run: every fact declared (one declared since, alone).
-      const missing = facts === undefined ? declared : [collect as Collect<unknown>];
-      facts ??= new Map();
-      gathered.set(run, facts);
-      gather(run, missing, facts);
+/** A fact or product: the function gives it for a run (gathered by the run's next pass when it is not yet). */
+export interface SharedFact<T> {
+  (run: AuditResult): Promise<T>;
+  /** Makes the run's next pass gather it too (a product is gathered only when wanted or read). */
+  want(run: AuditResult): void;
+}
+
+interface RunState {
+  results: Map<Collect<unknown>, Promise<unknown>>;
+  wanted: Set<Collect<unknown>>;
+  spools: TextSpool[];
+}
+
+const facts: Collect<unknown>[] = [];
+const states = new WeakMap<AuditResult, RunState>();
+
+function stateOf(run: AuditResult): RunState {
+  let state = states.get(run);
+  if (state === undefined) {
+    state = { results: new Map(), wanted: new Set(), spools: [] };
+    states.set(run, state);
+  }
+  return state;
+}
+
+function shared<T>(collect: Collect<T>): SharedFact<T> {
+  const c = collect as Collect<unknown>;
+  const get = (run: AuditResult): Promise<T> => {
+    const state = stateOf(run);
+    if (!state.results.has(c)) {
+      const missing = [...new Set([...facts, ...state.wanted, c])].filter((x) => !state.results.has(x));
+      const gathered = gather(run, missing, state);
+      // Handled here: a failed pass fails every read of what it gathers, not the process.
+      gathered.catch(() => {});
+      missing.forEach((x, i) => {
+        state.results.set(
+          x,
+          gathered.then((results) => results[i]),
+        );
+      });
     }
-    return facts.get(collect as Collect<unknown>) as T;
+    return state.results.get(c) as Promise<T>;
   };
+  return Object.assign(get, {
+    want(run: AuditResult): void {
+      stateOf(run).wanted.add(c);
+    },
+  });
 }
 
-function gather(run: AuditResult, collects: readonly Collect<unknown>[], into: Map<Collect<unknown>, unknown>): void {
-  const collectors = collects.map((c) => c(run));
+/** Declares a fact: gathered in every pass. */
+export function sharedFact<T>(collect: Collect<T>): SharedFact<T> {
+  facts.push(collect as Collect<unknown>);
+  return shared(collect);
+}
+
+/** Declares a product: gathered in a pass of a run that wants it (or reads it). */
+export function sharedProduct<T>(collect: Collect<T>): SharedFact<T> {
+  return shared(collect);
+}
+
+/** Forgets what was gathered for the run and removes its text spools' files. */
+export function releaseShared(run: AuditResult): void {
+  const state = states.get(run);
+  if (state === undefined) return;
+  states.delete(run);
+  for (const s of state.spools) s.dispose();
+}
+
+/** Text on its way to the text spools' files held at most while the pass reads on. */
+const WRITING_BYTES = 16 * 1024 * 1024;
+/** The pass lets the text spools' writes go on every this many documents. */
+const DOCUMENTS_PER_STEP = 256;
+
+async function gather(run: AuditResult, collects: readonly Collect<unknown>[], state: RunState): Promise<unknown[]> {
+  // A run whose records are on disk puts its rendered text on disk too; a small run keeps it in memory.
+  const memoryBytes = run.objects.onDisk || run.findings.onDisk ? 0 : Number.POSITIVE_INFINITY;
+  const pass: PassContext = {
+    run,
+    textSpool() {
+      const spool = new TextSpool({ memoryBytes });
+      state.spools.push(spool);
+      return spool;
+    },
+  };
+  const collectors = collects.map((c) => c(pass));
   const onFinding = collectors.filter((c) => c.finding !== undefined);
   const onObject = collectors.filter((c) => c.object !== undefined);
-  for (const f of policyFailures(run)) for (const c of onFinding) c.finding!(f);
-  for (const { record, findings } of objectsWithFindings(run)) {
-    for (const f of findings) for (const c of onFinding) c.finding!(f);
+  const finding = (f: Finding): void => {
+    for (const c of onFinding) c.finding!(f);
+  };
+  let n = 0;
+  for (const { record, findings } of objectsWithFindings(run, finding)) {
+    for (const f of findings) finding(f);
     for (const c of onObject) c.object!(record, findings);
+    if (++n % DOCUMENTS_PER_STEP === 0) await textSpoolWrites(WRITING_BYTES);
   }
-  collects.forEach((c, i) => {
-    into.set(c, collectors[i]!.result());
-  });
+  const results: unknown[] = [];
+  for (const c of collectors) results.push(await c.result());
+  return results;
 }

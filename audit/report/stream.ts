@@ -28,27 +28,124 @@ export class Chunker {
   }
 }
 
-/** `JSON.stringify(value, null, 2)` as it appears nested `depth` levels deep in a pretty-printed document. */
-export function nestedJson(value: unknown, depth: number): string {
-  const text = JSON.stringify(value, null, 2);
-  // Strings never hold a raw line feed in JSON text, so every line feed is a line break of the layout.
-  return depth === 0 ? text : text.replace(/\n/g, `\n${"  ".repeat(depth)}`);
+/**
+ * Gathers the pieces of a file made of many small texts and byte ranges (rendered earlier) into chunks of about
+ * {@link CHUNK_CHARS} bytes, so that a file of many small parts is not handed to the sink a piece at a time.
+ */
+export class ByteChunker {
+  private parts: Buffer[] = [];
+  private bytes = 0;
+
+  /** Adds a piece; returns the chunks to hand on (none until enough has gathered). */
+  push(piece: string | Uint8Array): Uint8Array[] {
+    if (piece.length === 0) return [];
+    const b =
+      typeof piece === "string"
+        ? Buffer.from(piece, "utf8")
+        : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    if (b.length >= CHUNK_CHARS) {
+      const out = this.bytes > 0 ? [this.take()] : [];
+      out.push(b);
+      return out;
+    }
+    this.parts.push(b);
+    this.bytes += b.length;
+    return this.bytes >= CHUNK_CHARS ? [this.take()] : [];
+  }
+
+  /** What is left (empty when nothing is). */
+  take(): Uint8Array {
+    const out = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.bytes);
+    this.parts = [];
+    this.bytes = 0;
+    return out;
+  }
 }
 
 /**
- * The text of a pretty-printed JSON array of `items` whose opening bracket sits `depth` levels deep, exactly as
- * `JSON.stringify(..., null, 2)` would write it.
+ * The text `JSON.stringify` writes around a value nested `depth` arrays deep (two spaces of indent): before it
+ * `[\n  [\n    ` and after it `\n  ]\n]` for depth 2. Inside, the value's lines carry its depth's indentation, as
+ * in a pretty-printed document, without a pass over the text to indent it.
  */
-export function* jsonArray(items: Iterable<unknown>, depth: number): Generator<string> {
-  const indent = "  ".repeat(depth + 1);
-  const chunker = new Chunker();
-  let first = true;
-  for (const item of items) {
-    const chunk = chunker.push(`${first ? "[\n" : ",\n"}${indent}${nestedJson(item, depth + 1)}`);
-    first = false;
-    if (chunk !== undefined) yield chunk;
+function wrapper(depth: number): { before: string; after: string } {
+  let before = "";
+  let after = "";
+  for (let d = 0; d < depth; d++) {
+    before += `${"  ".repeat(d)}[\n`;
+    after = `\n${"  ".repeat(d)}]${after}`;
   }
-  yield `${chunker.take()}${first ? "[]" : `\n${"  ".repeat(depth)}]`}`;
+  return { before: before + "  ".repeat(depth), after };
+}
+
+const wrappers: { before: string; after: string }[] = [];
+
+function wrapperOf(depth: number): { before: string; after: string } {
+  wrappers[depth] ??= wrapper(depth);
+  return wrappers[depth]!;
+}
+
+function nestIn(value: unknown, depth: number): unknown {
+  let v = value;
+  for (let d = 0; d < depth; d++) v = [v];
+  return v;
+}
+
+/** `JSON.stringify(value, null, 2)` as it appears nested `depth` levels deep in a pretty-printed document. */
+export function nestedJson(value: unknown, depth: number): string {
+  if (depth === 0) return JSON.stringify(value, null, 2);
+  const { before, after } = wrapperOf(depth);
+  const text = JSON.stringify(nestIn(value, depth), null, 2);
+  return text.slice(before.length, text.length - after.length);
+}
+
+/** Items laid out in one `JSON.stringify` call: about this many at a time. */
+const ITEMS_PER_CALL = 256;
+
+/**
+ * Writes a pretty-printed JSON array whose opening bracket sits `depth` levels deep, exactly as
+ * `JSON.stringify(..., null, 2)` would, from items given one at a time. Items are laid out in groups by one call
+ * each (the group as an array nested as deep as this one), and the group's text between its brackets is taken as
+ * is: `push` gives the text of each group once it is full, `end` the rest and the closing bracket.
+ */
+export class JsonArrayWriter {
+  private group: unknown[] = [];
+  private first = true;
+  private readonly before: number;
+  private readonly after: number;
+
+  constructor(private readonly depth: number) {
+    const w = wrapperOf(depth + 1);
+    this.before = w.before.length - 2 * (depth + 1);
+    this.after = w.after.length;
+  }
+
+  push(item: unknown): string | undefined {
+    this.group.push(item);
+    return this.group.length === ITEMS_PER_CALL ? this.text() : undefined;
+  }
+
+  end(): string {
+    const rest = this.group.length > 0 ? this.text() : "";
+    return `${rest}${this.first ? "[]" : `\n${"  ".repeat(this.depth)}]`}`;
+  }
+
+  private text(): string {
+    const s = JSON.stringify(nestIn(this.group, this.depth), null, 2);
+    const out = `${this.first ? "[\n" : ",\n"}${s.slice(this.before, s.length - this.after)}`;
+    this.first = false;
+    this.group = [];
+    return out;
+  }
+}
+
+/** The text of {@link JsonArrayWriter}'s array of `items`, in pieces. */
+export function* jsonArray(items: Iterable<unknown>, depth: number): Generator<string> {
+  const writer = new JsonArrayWriter(depth);
+  for (const item of items) {
+    const text = writer.push(item);
+    if (text !== undefined) yield text;
+  }
+  yield writer.end();
 }
 
 /** One document's record with its findings. */
@@ -70,10 +167,14 @@ export function policyFailures(run: AuditResult): Finding[] {
 }
 
 /**
- * Each document's record with its findings, in input order: the findings spool holds the policy failures, then
- * each document's `record.findings` findings one after the other, in the order of the records.
+ * Each document's record with its findings, in input order: the findings spool holds the policy failures (given to
+ * `onPolicyFailure` as they are read), then each document's `record.findings` findings one after the other, in the
+ * order of the records.
  */
-export function* objectsWithFindings(run: AuditResult): Generator<ObjectFindings> {
+export function* objectsWithFindings(
+  run: AuditResult,
+  onPolicyFailure?: (f: Finding) => void,
+): Generator<ObjectFindings> {
   const findings = run.findings[Symbol.iterator]();
   const next = (): Finding => {
     const r = findings.next();
@@ -81,7 +182,10 @@ export function* objectsWithFindings(run: AuditResult): Generator<ObjectFindings
     return r.value;
   };
   try {
-    for (let n = run.summary.policyFailures.error + run.summary.policyFailures.warning; n > 0; n--) next();
+    for (let n = run.summary.policyFailures.error + run.summary.policyFailures.warning; n > 0; n--) {
+      const f = next();
+      onPolicyFailure?.(f);
+    }
     for (const record of run.objects) {
       const found: Finding[] = [];
       for (let i = 0; i < record.findings; i++) found.push(next());
@@ -93,9 +197,12 @@ export function* objectsWithFindings(run: AuditResult): Generator<ObjectFindings
 }
 
 /** The text of an async chunk source (tests, and files small enough to hold). */
-export async function textOf(chunks: AsyncIterable<string>): Promise<string> {
+export async function textOf(chunks: AsyncIterable<string | Uint8Array>): Promise<string> {
   const parts: string[] = [];
-  for await (const c of chunks) parts.push(c);
+  // Byte chunks may end inside a character: the decoder completes it with the next one.
+  const decoder = new TextDecoder();
+  for await (const c of chunks) parts.push(typeof c === "string" ? c : decoder.decode(c, { stream: true }));
+  parts.push(decoder.decode());
   return parts.join("");
 }
 

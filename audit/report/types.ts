@@ -8,8 +8,8 @@ import type { AuditResult } from "../model.js";
 export interface ReportFile {
   /** The file name within the run folder (`report.json`). */
   name: string;
-  /** The content, in chunks of text; called once per write. */
-  chunks(): AsyncIterable<string>;
+  /** The content, in chunks of text or of UTF-8 bytes (text rendered earlier); called once per write. */
+  chunks(): AsyncIterable<string | Uint8Array>;
   /** MIME type, for S3 and for index.json. */
   contentType: string;
 }

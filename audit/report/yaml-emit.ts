@@ -7,24 +7,40 @@
  */
 
 /** Starts that make a plain scalar something else (indicators, quotes, numbers, dots, signs). */
-const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`0-9+.~ ]/;
+const UNSAFE_START = /[-?:,[\]{}#&*!|>'"%@`0-9+.~ ]/;
 /** Anything but these characters is quoted; `: ` and ` #` and a trailing `:` or space are quoted too. */
-const PLAIN = /^[A-Za-z0-9_./\-:@()<>=,;+*'"[\]{}$^!?%&|~ ]+$/;
-/** Words YAML 1.1 (go-yaml v2, under sigs.k8s.io/yaml) or 1.2 resolve to booleans or null. */
+const PLAIN = /[A-Za-z0-9_./\-:@()<>=,;+*'"[\]{}$^!?%&|~ ]/;
+/** Words YAML 1.1 (go-yaml v2, under sigs.k8s.io/yaml) or 1.2 resolve to booleans or null (five characters at most). */
 const RESERVED =
   /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|<<|=)$/;
 
+/** The two character classes as tables by ASCII code (every other character is quoted): one scan per string. */
+function asciiTable(cls: RegExp): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) t[c] = cls.test(String.fromCharCode(c)) ? 1 : 0;
+  return t;
+}
+const UNSAFE_START_CHARS = asciiTable(UNSAFE_START);
+const PLAIN_CHARS = asciiTable(PLAIN);
+const COLON = 0x3a;
+const SPACE = 0x20;
+
+/** Whether `s` can be written plain: PLAIN characters only, a safe start, no `: `, no trailing `:` or space. */
+function isPlain(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || UNSAFE_START_CHARS[s.charCodeAt(0)] === 1) return false;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    // `#` is not a PLAIN character, so ` #` never gets past this.
+    if (c >= 128 || PLAIN_CHARS[c] === 0 || (c === SPACE && prev === COLON)) return false;
+    prev = c;
+  }
+  return prev !== COLON && prev !== SPACE && (n > 5 || !RESERVED.test(s));
+}
+
 export function yamlString(s: string): string {
-  const plain =
-    s !== "" &&
-    !UNSAFE_START.test(s) &&
-    PLAIN.test(s) &&
-    !RESERVED.test(s) &&
-    !s.includes(": ") &&
-    !s.includes(" #") &&
-    !s.endsWith(":") &&
-    !s.endsWith(" ");
-  if (plain) return s;
+  if (isPlain(s)) return s;
   // Single quotes read best for one-line printable text; anything else as a JSON (double-quoted) string.
   return singleQuotable(s) ? `'${s.replaceAll("'", "''")}'` : JSON.stringify(s);
 }
@@ -38,10 +54,15 @@ function singleQuotable(s: string): boolean {
   return true;
 }
 
+/** A number as a YAML scalar (`.inf`, `-.inf`, `.nan` for the values JSON has no text for). */
+export function yamlNumber(v: number): string {
+  return Number.isFinite(v) ? String(v) : v > 0 ? ".inf" : v < 0 ? "-.inf" : ".nan";
+}
+
 function scalar(v: unknown): string | undefined {
   if (v === null || v === undefined) return "null";
   if (typeof v === "string") return yamlString(v);
-  if (typeof v === "number") return Number.isFinite(v) ? String(v) : v > 0 ? ".inf" : v < 0 ? "-.inf" : ".nan";
+  if (typeof v === "number") return yamlNumber(v);
   if (typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return v.length === 0 ? "[]" : undefined;
   if (typeof v === "object") return Object.keys(v).length === 0 ? "{}" : undefined;
@@ -88,12 +109,5 @@ function sequence(a: readonly unknown[], indent: number, out: string[]): void {
 export function yamlDocument(o: Record<string, unknown>): string {
   const out: string[] = [];
   mapping(o, 0, out, false);
-  return out.join("");
-}
-
-/** The entries of a block sequence at `indent` spaces, for writing a long sequence in pieces. */
-export function yamlSequenceItems(items: readonly unknown[], indent: number): string {
-  const out: string[] = [];
-  sequence(items, indent, out);
   return out.join("");
 }

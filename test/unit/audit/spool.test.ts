@@ -1,19 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { Spool } from "../../../audit/spool.js";
+import { scratchFolders } from "../../helpers/scratch.js";
 
-const dirs: string[] = [];
-function scratch(): string {
-  const d = mkdtempSync(join(tmpdir(), "tollgate-spool-test-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchFolders("tollgate-spool-test-");
 
 describe("Spool", () => {
   it("keeps values in memory up to its limit, in order", async () => {

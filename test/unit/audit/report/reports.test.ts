@@ -10,7 +10,7 @@ import type { AuditResult } from "../../../../audit/model.js";
 import { disposeResult } from "../../../../audit/recorder.js";
 import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
 import { renderHtml } from "../../../../audit/report/html.js";
-import { REPORT_FORMATS, renderReports } from "../../../../audit/report/index.js";
+import { REPORT_FORMATS, releaseReports, renderReports } from "../../../../audit/report/index.js";
 import { renderPolicyReports } from "../../../../audit/report/policy-report.js";
 import { textOf } from "../../../../audit/report/stream.js";
 import { parseDocuments } from "../../../../lib/index.js";
@@ -40,6 +40,33 @@ describe("reports from spools on disk", () => {
       expect(run.objects.onDisk || run.findings.onDisk).toBe(false);
       for (const f of renderReports(onDisk)) expect(await textOf(f.chunks()), f.name).toBe(byName.get(f.name));
     } finally {
+      disposeResult(onDisk);
+    }
+  });
+
+  it("every file but report.json and report.html comes from one reading of the spools", async () => {
+    const onDisk = await auditFixture({ previous: true, compareWith, spool: { memoryItems: 0 }, waivers: true });
+    const reads = { objects: 0, findings: 0 };
+    const counted = <T>(name: keyof typeof reads, spool: Iterable<T>): void => {
+      const iterate = spool[Symbol.iterator].bind(spool);
+      spool[Symbol.iterator] = () => {
+        reads[name]++;
+        return iterate();
+      };
+    };
+    counted("objects", onDisk.objects);
+    counted("findings", onDisk.findings);
+    try {
+      for (const f of renderReports(
+        onDisk,
+        REPORT_FORMATS.filter((n) => n !== "json" && n !== "html"),
+      )) {
+        expect(await textOf(f.chunks()), f.name).toBe(byName.get(f.name));
+      }
+      // The findings once more for JUnit's policy failures (the first few only).
+      expect(reads).toEqual({ objects: 1, findings: 2 });
+    } finally {
+      releaseReports(onDisk);
       disposeResult(onDisk);
     }
   });

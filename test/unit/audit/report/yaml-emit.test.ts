@@ -98,4 +98,40 @@ describe("yaml-emit", () => {
     expect(yamlString("12")).toBe("'12'");
     expect(yamlString("two\nlines")).toBe('"two\\nlines"');
   });
+
+  it("writes a string plain exactly when the rules say it may (a table scan, checked against the rules as patterns)", () => {
+    // The rules as written: PLAIN characters only, a safe start, not a reserved word, no `: ` or ` #`, no trailing
+    // `:` or space.
+    const byPatterns = (s: string): boolean =>
+      s !== "" &&
+      !/^[-?:,[\]{}#&*!|>'"%@`0-9+.~ ]/.test(s) &&
+      /^[A-Za-z0-9_./\-:@()<>=,;+*'"[\]{}$^!?%&|~ ]+$/.test(s) &&
+      !/^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|<<|=)$/.test(
+        s,
+      ) &&
+      !s.includes(": ") &&
+      !s.includes(" #") &&
+      !s.endsWith(":") &&
+      !s.endsWith(" ");
+    const alphabet = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), "é", "✓", "\u2028", "😀"];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const samples = [...TRICKY, "on:", "a :b", "a: ", "ok ", "abcdef", "nulls", "Yes1"];
+    for (let i = 0; i < 20_000; i++) {
+      // Mostly characters a plain scalar may hold, so that plain strings are common among the samples.
+      const len = 1 + next(8);
+      let s = "";
+      for (let j = 0; j < len; j++) s += next(4) === 0 ? alphabet[next(alphabet.length)] : "ab:- #.yesNo"[next(12)];
+      samples.push(s);
+    }
+    let plain = 0;
+    for (const s of samples) {
+      expect(yamlString(s) === s, JSON.stringify(s)).toBe(byPatterns(s));
+      if (byPatterns(s)) plain++;
+    }
+    expect(plain).toBeGreaterThan(1000);
+  });
 });
