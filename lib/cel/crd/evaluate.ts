@@ -45,6 +45,54 @@ export interface CelOutcome {
   warnings: FieldError[];
 }
 
+/**
+ * The walk over one CRD version's schema: each node at or above a node with rules, its rules and the children to
+ * visit, linked directly (made once per program).
+ */
+interface WalkNode {
+  readonly schema: SchemaNode;
+  /** The node's rules, when it has any. */
+  readonly rules: NodeRules | undefined;
+  readonly properties: readonly (readonly [string, WalkNode])[];
+  readonly additionalProperties: WalkNode | null;
+  readonly items: WalkNode | null;
+}
+
+const walks = new WeakMap<CelVersionProgram, WeakMap<SchemaNode, WalkNode>>();
+
+function walkNodeOf(program: CelVersionProgram, schema: SchemaNode): WalkNode | undefined {
+  let byRoot = walks.get(program);
+  if (byRoot === undefined) {
+    byRoot = new WeakMap();
+    walks.set(program, byRoot);
+  }
+  let w = byRoot.get(schema);
+  if (w === undefined) {
+    w = buildWalk(program, schema);
+    if (w !== undefined) byRoot.set(schema, w);
+  }
+  return w;
+}
+
+function buildWalk(program: CelVersionProgram, schema: SchemaNode): WalkNode | undefined {
+  const children = program.children.get(schema);
+  if (children === undefined) return undefined;
+  const rules = program.nodes.get(schema);
+  const child = (n: SchemaNode | null) => (n === null ? null : (buildWalk(program, n) ?? null));
+  const properties: (readonly [string, WalkNode])[] = [];
+  for (const [name, sub] of children.properties) {
+    const w = buildWalk(program, sub);
+    if (w !== undefined) properties.push([name, w]);
+  }
+  return {
+    schema,
+    rules: rules !== undefined && rules.rules.length > 0 ? rules : undefined,
+    properties,
+    additionalProperties: child(children.additionalProperties),
+    items: child(children.items),
+  };
+}
+
 /** Evaluates every rule of `program` on `object` (with `oldObject` on UPDATE). */
 export function evaluateCelRules(
   program: CelVersionProgram,
@@ -55,8 +103,10 @@ export function evaluateCelRules(
 ): CelOutcome {
   const out: CelOutcome = { errors: [], warnings: [] };
   if (program.ruleCount === 0) return out;
+  const w = walkNodeOf(program, root);
+  if (w === undefined) return out;
   const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
-  walk(program, root, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out, budget);
+  walk(w, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out, budget);
   return out;
 }
 
@@ -71,8 +121,7 @@ function correlateListMapItem(node: SchemaNode, item: unknown, oldList: unknown)
 }
 
 function walk(
-  program: CelVersionProgram,
-  node: SchemaNode,
+  w: WalkNode,
   value: unknown,
   old: Old,
   path: Path | null,
@@ -82,35 +131,36 @@ function walk(
   budget: Budget,
 ): void {
   if (budget.stopped || value === null || value === undefined) return;
-  const children = program.children.get(node);
-  if (children === undefined) return;
+  const node = w.schema;
   const correlated = old !== NO_OLD && old !== null && old !== undefined;
   const unchanged = correlated ? correlatedEqual(node, value, old) : ancestorUnchanged;
-  const rules = program.nodes.get(node);
-  if (rules !== undefined && rules.rules.length > 0) {
-    evaluateNode(rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out, budget);
+  if (w.rules !== undefined) {
+    evaluateNode(w.rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out, budget);
   }
-  if (isRecord(value)) {
-    const oldObj = correlated && isRecord(old) ? old : null;
-    for (const [name, sub] of children.properties) {
-      if (!Object.hasOwn(value, name)) continue;
-      const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
-      walk(program, sub, value[name], childOld, childOf(path, name), unchanged, ctx, out, budget);
-    }
-    const ap = children.additionalProperties;
-    if (ap !== null) {
-      for (const k of Object.keys(value)) {
-        if (node.properties?.has(k) === true) continue;
-        const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
-        walk(program, ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out, budget);
-      }
-    }
-  } else if (Array.isArray(value) && children.items !== null) {
+  if (Array.isArray(value)) {
+    const items = w.items;
+    if (items === null) return;
     const isMapList = node.listType === "map";
     for (let i = 0; i < value.length; i++) {
       const itemOld: Old = correlated && isMapList ? correlateListMapItem(node, value[i], old) : NO_OLD;
       // Items that cannot be correlated ratchet with the nearest correlatable ancestor (this list).
-      walk(program, children.items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out, budget);
+      walk(items, value[i], itemOld, indexOf(path, i), unchanged, ctx, out, budget);
+    }
+    return;
+  }
+  if (!isRecord(value)) return;
+  const oldObj = correlated && isRecord(old) ? old : null;
+  for (const [name, sub] of w.properties) {
+    if (!Object.hasOwn(value, name)) continue;
+    const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
+    walk(sub, value[name], childOld, childOf(path, name), unchanged, ctx, out, budget);
+  }
+  const ap = w.additionalProperties;
+  if (ap !== null) {
+    for (const k of Object.keys(value)) {
+      if (node.properties?.has(k) === true) continue;
+      const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, k) ? oldObj[k] : NO_OLD;
+      walk(ap, value[k], childOld, keyOf(path, k), unchanged, ctx, out, budget);
     }
   }
 }
