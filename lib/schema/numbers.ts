@@ -58,6 +58,10 @@ const INT32_MIN = -(2 ** 31);
 
 const INT32_MAX = 2 ** 31 - 1;
 
+const INT32_MIN_BIG = BigInt(INT32_MIN);
+
+const INT32_MAX_BIG = BigInt(INT32_MAX);
+
 const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
@@ -84,8 +88,8 @@ function isOutOfRange(val: unknown, kind: Kind, typeName: string, format: string
     if (kind === "int") {
       // Decoded integers always fit int64; only int32 needs a check.
       if (format !== "int32") return false;
-      const n = typeof val === "bigint" ? val : BigInt(val as number);
-      return n < BigInt(INT32_MIN) || n > BigInt(INT32_MAX);
+      if (typeof val === "number") return val < INT32_MIN || val > INT32_MAX;
+      return (val as bigint) < INT32_MIN_BIG || (val as bigint) > INT32_MAX_BIG;
     }
     const f = asFloat(val);
     if (!Number.isInteger(f)) return true; // "1.5" does not parse as an integer
@@ -99,21 +103,16 @@ function isOutOfRange(val: unknown, kind: Kind, typeName: string, format: string
   return false;
 }
 
-export function schemaInfo(kind: Kind): [string, string] {
-  switch (kind) {
-    case "bool":
-      return ["boolean", ""];
-    case "string":
-      return ["string", ""];
-    case "int":
-      return ["integer", "int64"];
-    case "float":
-      return ["number", "float64"];
-    case "slice":
-      return ["array", ""];
-    case "map":
-      return ["object", ""];
-    default:
-      return ["", ""];
-  }
+const SCHEMA_INFO: Readonly<Record<Kind, readonly [string, string]>> = Object.freeze({
+  nil: Object.freeze(["", ""] as const),
+  bool: Object.freeze(["boolean", ""] as const),
+  string: Object.freeze(["string", ""] as const),
+  int: Object.freeze(["integer", "int64"] as const),
+  float: Object.freeze(["number", "float64"] as const),
+  slice: Object.freeze(["array", ""] as const),
+  map: Object.freeze(["object", ""] as const),
+});
+
+export function schemaInfo(kind: Kind): readonly [string, string] {
+  return SCHEMA_INFO[kind];
 }

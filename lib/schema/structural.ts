@@ -153,10 +153,13 @@ function convert(
   inJunctor: boolean,
   options: SchemaCompileOptions,
 ): SchemaNode {
+  // Every field is set here, the optional ones to undefined, so that every node has one shape (the validators
+  // read these fields on every value; nodes of several shapes make each read a slow, megamorphic one).
   const node: SchemaNode = {
     type: "",
     nullable: false,
     hasDefault: false,
+    default: undefined,
     properties: null,
     additionalProperties: null,
     additionalPropertiesFalse: false,
@@ -164,6 +167,9 @@ function convert(
     preserveUnknownFields: false,
     embeddedResource: false,
     intOrString: false,
+    listType: undefined,
+    listMapKeys: undefined,
+    mapType: undefined,
     validations: [],
     vv: null,
     schemaPath: path,
@@ -255,7 +261,32 @@ function convertValueValidation(
   issues: CompileIssue[],
   options: SchemaCompileOptions,
 ): ValueValidation | null {
-  const vv: ValueValidation = { exclusiveMaximum: false, exclusiveMinimum: false, uniqueItems: false };
+  // One shape for every node's value validations (see the node above).
+  const vv: ValueValidation = {
+    format: undefined,
+    rawFormat: undefined,
+    keptFormat: undefined,
+    maximum: undefined,
+    exclusiveMaximum: false,
+    minimum: undefined,
+    exclusiveMinimum: false,
+    maxLength: undefined,
+    minLength: undefined,
+    pattern: undefined,
+    patternSource: undefined,
+    maxItems: undefined,
+    minItems: undefined,
+    uniqueItems: false,
+    multipleOf: undefined,
+    enum: undefined,
+    maxProperties: undefined,
+    minProperties: undefined,
+    required: undefined,
+    allOf: undefined,
+    anyOf: undefined,
+    oneOf: undefined,
+    not: undefined,
+  };
   let any = false;
   for (const key of NUMBER_KEYWORDS) {
     const v = num(raw[key]);

@@ -50,8 +50,9 @@ export function validateValue(
   const acc = new Acc();
   validateNode(node, data, "", acc, opts.hasOld === true ? opts.old : NO_OLD, false);
   return {
-    errors: toFieldErrors(acc.errors, fieldPrefix, ctx),
-    ratcheted: toFieldErrors(acc.ratcheted, fieldPrefix, { ...ctx, severity: "warning" }),
+    errors: acc.errors.length === 0 ? [] : toFieldErrors(acc.errors, fieldPrefix, ctx),
+    ratcheted:
+      acc.ratcheted.length === 0 ? [] : toFieldErrors(acc.ratcheted, fieldPrefix, { ...ctx, severity: "warning" }),
   };
 }
 
@@ -177,7 +178,9 @@ function typeCheckNull(node: SchemaNode, types: readonly string[], path: string,
 }
 
 function typeCheck(types: readonly string[], format: string, data: unknown, kind: Kind, path: string, acc: Acc): void {
-  const [schType, dataFormat] = schemaInfo(kind);
+  const info = schemaInfo(kind);
+  const schType = info[0];
+  const dataFormat = info[1];
   const isLowerInt = format === "int64" && dataFormat === "int32";
   const isLowerFloat = format === "float64" && dataFormat === "float32";
   const isFloatInt = schType === "number" && isFloat64AJSONInteger(asFloat(data)) && types.includes("integer");
@@ -198,9 +201,9 @@ function typeCheck(types: readonly string[], format: string, data: unknown, kind
     return;
   }
   if (
-    !(types.includes("number") || types.includes("integer")) &&
     format !== "" &&
-    (kind === "string" || kind === "slice")
+    (kind === "string" || kind === "slice") &&
+    !(types.includes("number") || types.includes("integer"))
   ) {
     acc.count++;
     return;
@@ -377,6 +380,18 @@ function sliceChecks(node: SchemaNode, arr: unknown[], path: string, acc: Acc, o
   acc.count++;
 }
 
+const entriesOf = new WeakMap<ReadonlyMap<string, SchemaNode>, readonly (readonly [string, SchemaNode])[]>();
+
+/** A node's properties as an array (in their order), made once per schema node. */
+function propertyEntries(props: ReadonlyMap<string, SchemaNode>): readonly (readonly [string, SchemaNode])[] {
+  let e = entriesOf.get(props);
+  if (e === undefined) {
+    e = [...props];
+    entriesOf.set(props, e);
+  }
+  return e;
+}
+
 function objectChecks(
   node: SchemaNode,
   obj: Record<string, unknown>,
@@ -409,6 +424,7 @@ function objectChecks(
     }
   }
   const props = node.properties;
+  const entries = props === null ? null : propertyEntries(props);
   const oldObj = old !== NO_OLD && isRecord(old) ? old : null;
   if (node.additionalPropertiesFalse) {
     for (const k of Object.keys(obj)) {
@@ -430,8 +446,11 @@ function objectChecks(
       validateNode(ap, obj[k], `${path}.${k}`, acc, childOld, ratcheting);
     }
   }
-  if (props !== null) {
-    for (const [name, sub] of props) {
+  if (entries !== null) {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const name = entry[0];
+      const sub = entry[1];
       if (!Object.hasOwn(obj, name)) continue;
       const childOld: Old = oldObj !== null && Object.hasOwn(oldObj, name) ? oldObj[name] : NO_OLD;
       validateNode(sub, obj[name], path === "" ? name : `${path}.${name}`, acc, childOld, ratcheting);

@@ -111,6 +111,13 @@ function boundCheck(
   const boundErr = rangeError(b, kindOf(b), typeName, format, isMax ? "Maximum boundary" : "Minimum boundary", path);
   if (boundErr !== undefined) acc.add({ plain: true, code: "other", name: path, value: "", message: boundErr });
   if (boundErr === undefined && kind === "int") {
+    if (typeof data === "number" && Number.isSafeInteger(data) && Math.abs(b) <= Number.MAX_SAFE_INTEGER) {
+      // Both exact as numbers: int64(b) is Math.trunc(b).
+      const l = Math.trunc(b);
+      const fails = isMax ? (exclusive ? data >= l : data > l) : exclusive ? data <= l : data < l;
+      if (fails) acc.add(boundError(path, data, String(l), isMax, exclusive));
+      return;
+    }
     const lim = toInt64(b);
     // Compare as numbers when exact, as bigints otherwise.
     const v = typeof data === "number" ? data : asBigInt(data);
