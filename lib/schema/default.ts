@@ -32,14 +32,44 @@ export function hasAnyDefault(s: SchemaNode | null, seen = new Set<SchemaNode>()
   return hasAnyDefault(s.additionalProperties, seen) || hasAnyDefault(s.items, seen);
 }
 
+/** What defaulting needs of a schema node: its properties with a default, and whether anything below has one. */
+interface DefaultsPlan {
+  readonly defaulted: readonly (readonly [string, SchemaNode])[];
+  /** Whether a property, map value or item schema at any depth below the node has a non-null default. */
+  readonly below: boolean;
+}
+
+const plans = new WeakMap<SchemaNode, DefaultsPlan>();
+
+function defaultsPlan(s: SchemaNode): DefaultsPlan {
+  let plan = plans.get(s);
+  if (plan !== undefined) return plan;
+  const defaulted: (readonly [string, SchemaNode])[] = [];
+  let below = false;
+  const child = (c: SchemaNode | null) => {
+    if (c !== null && (hasNonNullDefault(c) || defaultsPlan(c).below)) below = true;
+  };
+  if (s.properties !== null) {
+    for (const [k, prop] of s.properties) {
+      if (hasNonNullDefault(prop)) defaulted.push([k, prop]);
+      child(prop);
+    }
+  }
+  child(s.additionalProperties);
+  child(s.items);
+  plan = { defaulted, below };
+  plans.set(s, plan);
+  return plan;
+}
+
 export function applyDefaults(x: unknown, s: SchemaNode | null): void {
   if (s === null) return;
+  const plan = defaultsPlan(s);
+  // Nothing below the node has a default: nothing in the value changes.
+  if (!plan.below) return;
   if (isRecord(x)) {
-    if (s.properties !== null) {
-      for (const [k, prop] of s.properties) {
-        if (!hasNonNullDefault(prop)) continue;
-        if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = deepCopyJson(prop.default);
-      }
+    for (const [k, prop] of plan.defaulted) {
+      if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = deepCopyJson(prop.default);
     }
     for (const k of Object.keys(x)) {
       const prop = s.properties?.get(k);

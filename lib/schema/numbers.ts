@@ -103,16 +103,29 @@ function isOutOfRange(val: unknown, kind: Kind, typeName: string, format: string
   return false;
 }
 
-const SCHEMA_INFO: Readonly<Record<Kind, readonly [string, string]>> = Object.freeze({
-  nil: Object.freeze(["", ""] as const),
-  bool: Object.freeze(["boolean", ""] as const),
-  string: Object.freeze(["string", ""] as const),
-  int: Object.freeze(["integer", "int64"] as const),
-  float: Object.freeze(["number", "float64"] as const),
-  slice: Object.freeze(["array", ""] as const),
-  map: Object.freeze(["object", ""] as const),
-});
+const NIL_INFO = Object.freeze(["", ""] as const);
+const BOOL_INFO = Object.freeze(["boolean", ""] as const);
+const STRING_INFO = Object.freeze(["string", ""] as const);
+const INT_INFO = Object.freeze(["integer", "int64"] as const);
+const FLOAT_INFO = Object.freeze(["number", "float64"] as const);
+const SLICE_INFO = Object.freeze(["array", ""] as const);
+const MAP_INFO = Object.freeze(["object", ""] as const);
 
 export function schemaInfo(kind: Kind): readonly [string, string] {
-  return SCHEMA_INFO[kind];
+  switch (kind) {
+    case "bool":
+      return BOOL_INFO;
+    case "string":
+      return STRING_INFO;
+    case "int":
+      return INT_INFO;
+    case "float":
+      return FLOAT_INFO;
+    case "slice":
+      return SLICE_INFO;
+    case "map":
+      return MAP_INFO;
+    default:
+      return NIL_INFO;
+  }
 }

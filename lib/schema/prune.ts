@@ -15,13 +15,25 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * `apiVersion`/`kind` and an object `metadata` untouched.
  */
 export function pruneUnknownFields(obj: unknown, schema: SchemaNode | null): string[] {
-  const unknown: string[] = [];
-  prune(obj, schema, "", true, unknown);
-  return unknown;
+  const out: string[] = [];
+  prune(obj, schema, { segments: [], out }, true);
+  return out;
 }
 
-function join(parent: string, key: string): string {
-  return parent === "" ? key : `${parent}.${key}`;
+/**
+ * Where a walk is: the segments of the path to the current value (a key, or an item's index), turned into text
+ * only for a pruned field, and the pruned fields found so far.
+ */
+interface PruneWalk {
+  readonly segments: (string | number)[];
+  readonly out: string[];
+}
+
+/** The path of the field `k` of the current value: `spec.x`, `spec.items[0].y`, `spec.map.key.z`. */
+function fieldPath(w: PruneWalk, k: string): string {
+  let path = "";
+  for (const s of w.segments) path = typeof s === "number" ? `${path}[${s}]` : path === "" ? s : `${path}.${s}`;
+  return path === "" ? k : `${path}.${k}`;
 }
 
 function keepsMeta(k: string, v: unknown): boolean {
@@ -30,9 +42,17 @@ function keepsMeta(k: string, v: unknown): boolean {
   return false;
 }
 
-function prune(x: unknown, s: SchemaNode | null, path: string, isEmbedded: boolean, out: string[]): void {
+/** Prunes the value of the field `k` of the current value, under its schema. */
+function pruneChild(v: unknown, s: SchemaNode, w: PruneWalk, segment: string | number, skip: boolean): void {
+  w.segments.push(segment);
+  if (skip) skipPrune(v, s, w, false);
+  else prune(v, s, w, false);
+  w.segments.pop();
+}
+
+function prune(x: unknown, s: SchemaNode | null, w: PruneWalk, isEmbedded: boolean): void {
   if (s?.preserveUnknownFields) {
-    skipPrune(x, s, path, isEmbedded || s.embeddedResource, out);
+    skipPrune(x, s, w, isEmbedded || s.embeddedResource);
     return;
   }
   if (isRecord(x)) {
@@ -42,31 +62,35 @@ function prune(x: unknown, s: SchemaNode | null, path: string, isEmbedded: boole
       if (embedded && keepsMeta(k, v)) continue;
       const prop = s?.properties?.get(k);
       if (prop !== undefined) {
-        prune(v, prop, join(path, k), false, out);
+        pruneChild(v, prop, w, k, false);
       } else if (s !== null && s.additionalProperties !== null) {
-        prune(v, s.additionalProperties, join(path, k), false, out);
+        pruneChild(v, s.additionalProperties, w, k, false);
       } else {
-        out.push(join(path, k));
+        w.out.push(fieldPath(w, k));
         delete x[k];
       }
     }
   } else if (Array.isArray(x)) {
     const items = s === null ? null : s.items;
-    for (let i = 0; i < x.length; i++) prune(x[i], items, `${path}[${i}]`, false, out);
+    for (let i = 0; i < x.length; i++) {
+      w.segments.push(i);
+      prune(x[i], items, w, false);
+      w.segments.pop();
+    }
   }
 }
 
-function skipPrune(x: unknown, s: SchemaNode, path: string, embedded: boolean, out: string[]): void {
+function skipPrune(x: unknown, s: SchemaNode, w: PruneWalk, embedded: boolean): void {
   if (isRecord(x)) {
     for (const k of Object.keys(x)) {
       const v = x[k];
       if (embedded && (k === "apiVersion" || k === "kind" || k === "metadata")) continue;
       const prop = s.properties?.get(k);
-      if (prop !== undefined) prune(v, prop, join(path, k), false, out);
-      else if (s.additionalProperties !== null) prune(v, s.additionalProperties, join(path, k), false, out);
+      if (prop !== undefined) pruneChild(v, prop, w, k, false);
+      else if (s.additionalProperties !== null) pruneChild(v, s.additionalProperties, w, k, false);
     }
   } else if (Array.isArray(x) && s.items !== null) {
-    for (let i = 0; i < x.length; i++) skipPrune(x[i], s.items, `${path}[${i}]`, false, out);
+    for (let i = 0; i < x.length; i++) pruneChild(x[i], s.items, w, i, true);
   }
 }
 

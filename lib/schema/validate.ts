@@ -74,7 +74,7 @@ const INT_OR_STRING: readonly string[] = Object.freeze(["integer", "string"]);
 
 const NO_TYPES: readonly string[] = Object.freeze([]);
 
-const TYPE_LISTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+const TYPE_LISTS = Object.freeze({
   object: Object.freeze(["object"]),
   array: Object.freeze(["array"]),
   string: Object.freeze(["string"]),
@@ -86,7 +86,22 @@ const TYPE_LISTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
 /** The type list kube-openapi sees (apiextensions makes int-or-string `["integer","string"]`). */
 function schemaTypes(node: SchemaNode): readonly string[] {
   if (node.intOrString) return INT_OR_STRING;
-  return node.type === "" ? NO_TYPES : (TYPE_LISTS[node.type] ?? NO_TYPES);
+  switch (node.type) {
+    case "object":
+      return TYPE_LISTS.object;
+    case "array":
+      return TYPE_LISTS.array;
+    case "string":
+      return TYPE_LISTS.string;
+    case "integer":
+      return TYPE_LISTS.integer;
+    case "number":
+      return TYPE_LISTS.number;
+    case "boolean":
+      return TYPE_LISTS.boolean;
+    default:
+      return NO_TYPES;
+  }
 }
 
 function validateNodeInner(
