@@ -30,8 +30,11 @@ import {
 import { constantMembershipRun, indexRun, presenceTestRun, selectRun, variableRun } from "./fast-access.js";
 import { charge, type NodeMeter } from "./metering.js";
 
-/** A node's evaluation, in the engine's evaluator and variable context. */
-export type Run = (ev: Evaluator, ctx: EvaluationContext) => unknown;
+/**
+ * A node's evaluation, in the engine's evaluator and variable context. It has the engine's evaluate signature, so
+ * that it is the node's evaluate dispatch itself; the node argument is not used (a parent passes undefined).
+ */
+export type Run = (ev: Evaluator, ast: unknown, ctx: EvaluationContext) => unknown;
 
 /** Hooks that give `==`, `!=` and `+` Kubernetes list-type semantics for list operands. */
 export interface ListOperatorHooks {
@@ -69,16 +72,16 @@ function runOf(runs: Runs, node: SyntaxNode): Run {
 function engineRun(n: EngineNode, checked: boolean): Run {
   if (checked || hasOwnEvaluate(n)) {
     const evaluate = currentEvaluate(n);
-    return (ev, ctx) => evaluate(ev, n, ctx);
+    return (ev, _ast, ctx) => evaluate(ev, n, ctx);
   }
-  return (ev, ctx) => kindEvaluate(n)(ev, n, ctx);
+  return (ev, _ast, ctx) => kindEvaluate(n)(ev, n, ctx);
 }
 
 /** Evaluates operands last first, as the engine does (resolveAstArray). */
 function operandValues(ev: Evaluator, ctx: EvaluationContext, operands: readonly Run[]): unknown[] {
   let i = operands.length;
   const values = new Array<unknown>(i);
-  while (i-- > 0) values[i] = operands[i]!(ev, ctx);
+  while (i-- > 0) values[i] = operands[i]!(ev, undefined, ctx);
   return values;
 }
 
@@ -103,7 +106,7 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
     if (comprehension !== undefined && target !== undefined && comprehension.args.iterable === engineNode(target)) {
       const range = runOf(runs, target);
       const { args, loop } = comprehension;
-      return (ev, ctx) => loop(range(ev, ctx), args, ev, ctx);
+      return (ev, _ast, ctx) => loop(range(ev, undefined, ctx), args, ev, ctx);
     }
     const path = presenceTestPath(node);
     if (path !== undefined) return presenceTestRun(node, path, runs);
@@ -115,7 +118,7 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
       return () => v;
     }
     case "id":
-      return variableRun(node) ?? ((ev, ctx) => ctx.getCheckedValue(ev, n));
+      return variableRun(node) ?? ((ev, _ast, ctx) => ctx.getCheckedValue(ev, n));
     case ".":
     case ".?": {
       if (handle === undefined) return undefined;
@@ -123,7 +126,7 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
       const fast = node.op === "." ? selectRun(node, operand) : undefined;
       if (fast !== undefined) return fast;
       const key = node.args[1];
-      return (ev, ctx) => handle(operand(ev, ctx), key, n, ev);
+      return (ev, _ast, ctx) => handle(operand(ev, undefined, ctx), key, n, ev);
     }
     case "[]":
     case "[?]": {
@@ -132,15 +135,15 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
       const index = runOf(runs, node.args[1]);
       const fast = node.op === "[]" ? indexRun(node, operand, index) : undefined;
       if (fast !== undefined) return fast;
-      return (ev, ctx) => handle(operand(ev, ctx), index(ev, ctx), n, ev);
+      return (ev, _ast, ctx) => handle(operand(ev, undefined, ctx), index(ev, undefined, ctx), n, ev);
     }
     case "?:": {
       if (handle === undefined) return undefined;
       const [condition, whenTrue, whenFalse] = node.args.map((c) => runOf(runs, c)) as [Run, Run, Run];
-      return (ev, ctx) => {
-        const c = condition(ev, ctx);
-        if (c === true) return whenTrue(ev, ctx);
-        if (c === false) return whenFalse(ev, ctx);
+      return (ev, _ast, ctx) => {
+        const c = condition(ev, undefined, ctx);
+        if (c === true) return whenTrue(ev, undefined, ctx);
+        if (c === false) return whenFalse(ev, undefined, ctx);
         return handle(c, ev, n, ctx);
       };
     }
@@ -148,18 +151,18 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
     case "-_": {
       if (handle === undefined) return undefined;
       const operand = runOf(runs, node.args);
-      return (ev, ctx) => handle(operand(ev, ctx), n, ev);
+      return (ev, _ast, ctx) => handle(operand(ev, undefined, ctx), n, ev);
     }
     case "list": {
       const elements = node.args.map((c) => runOf(runs, c));
-      return (ev, ctx) => operandValues(ev, ctx, elements);
+      return (ev, _ast, ctx) => operandValues(ev, ctx, elements);
     }
     case "call":
     case "rcall": {
       if (handle === undefined) return undefined;
       const operands = callOperands(node).map((c) => runOf(runs, c));
-      if (node.op === "rcall") return (ev, ctx) => handle(operandValues(ev, ctx, operands), ev, n);
-      return (ev, ctx) => handle(operandValues(ev, ctx, operands), n, ev);
+      if (node.op === "rcall") return (ev, _ast, ctx) => handle(operandValues(ev, ctx, operands), ev, n);
+      return (ev, _ast, ctx) => handle(operandValues(ev, ctx, operands), n, ev);
     }
     case "map":
     case "||":
@@ -174,14 +177,14 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
       const [l, r] = node.args;
       if (r.op === "value") {
         const constant = r.args;
-        return (ev, ctx) => handle(left(ev, ctx), constant, n, ev);
+        return (ev, _ast, ctx) => handle(left(ev, undefined, ctx), constant, n, ev);
       }
       const right = runOf(runs, r);
       if (l.op === "value") {
         const constant = l.args;
-        return (ev, ctx) => handle(constant, right(ev, ctx), n, ev);
+        return (ev, _ast, ctx) => handle(constant, right(ev, undefined, ctx), n, ev);
       }
-      return (ev, ctx) => handle(left(ev, ctx), right(ev, ctx), n, ev);
+      return (ev, _ast, ctx) => handle(left(ev, undefined, ctx), right(ev, undefined, ctx), n, ev);
     }
   }
 }
@@ -201,11 +204,11 @@ function logicalRun(node: SyntaxNode, m: NodeMeter | undefined, runs: Runs): Run
   const decides = node.op === "||";
   const before = m?.before ?? 0;
   const beforeRight = m?.beforeRight ?? 0;
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     if (before !== 0) charge(before);
     let l: unknown;
     try {
-      l = left(ev, ctx);
+      l = left(ev, undefined, ctx);
     } catch (e) {
       l = e;
     }
@@ -213,14 +216,14 @@ function logicalRun(node: SyntaxNode, m: NodeMeter | undefined, runs: Runs): Run
     if (beforeRight !== 0) charge(beforeRight);
     if (l === !decides) {
       // The left side does not decide: the right side's value (or error) is the result.
-      const r = right(ev, ctx);
+      const r = right(ev, undefined, ctx);
       if (typeof r === "boolean") return r;
       throw logicalError(r);
     }
     // The left side failed: a deciding right side absorbs the error, anything else reports the left error.
     let r: unknown;
     try {
-      r = right(ev, ctx);
+      r = right(ev, undefined, ctx);
     } catch (e) {
       r = e;
     }
@@ -245,18 +248,18 @@ function binaryRun(
   const before = m?.before ?? 0;
   const sized = m?.sized;
   const op = n.op;
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     if (before !== 0) charge(before);
     let l: unknown;
     let r: unknown;
     let failed: unknown;
     try {
-      l = left(ev, ctx);
+      l = left(ev, undefined, ctx);
     } catch (e) {
       failed = e;
     }
     try {
-      r = right(ev, ctx);
+      r = right(ev, undefined, ctx);
     } catch (e) {
       failed ??= e;
     }
@@ -284,13 +287,13 @@ function callRun(node: SyntaxNode, n: EngineNode, m: NodeMeter, runs: Runs): Run
   const sized = m.sized!;
   const skip = m.namespaced === true;
   const count = operands.length - (skip ? 1 : 0);
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     if (before !== 0) charge(before);
     const values = new Array<unknown>(operands.length);
     let failed: unknown;
     for (let i = operands.length - 1; i >= 0; i--) {
       try {
-        values[i] = operands[i]!(ev, ctx);
+        values[i] = operands[i]!(ev, undefined, ctx);
       } catch (e) {
         if (count > 2) throw e;
         failed ??= e;
@@ -307,16 +310,16 @@ function callRun(node: SyntaxNode, n: EngineNode, m: NodeMeter, runs: Runs): Run
 }
 
 function chargedBefore(run: Run, cost: number): Run {
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     charge(cost);
-    return run(ev, ctx);
+    return run(ev, undefined, ctx);
   };
 }
 
 /** An optional selection charged when it yields a present value. */
 function chargedWhenPresent(run: Run, cost: number): Run {
-  return (ev, ctx) => {
-    const v = run(ev, ctx);
+  return (ev, _ast, ctx) => {
+    const v = run(ev, undefined, ctx);
     if (v instanceof Optional && v.hasValue()) charge(cost);
     return v;
   };
@@ -409,7 +412,7 @@ export function installEvaluation(
     const run = meteredRun(node, n, m, listHooks, runs, direct, checked);
     if (m?.iteration !== undefined) meterComprehension(node, m.iteration);
     runs.set(node, run);
-    overrideEvaluate(n, (ev, _ast, ctx) => run(ev, ctx));
+    overrideEvaluate(n, run);
   };
   build(root, true);
   return { rootCost: meters.get(root)?.before ?? 0 };

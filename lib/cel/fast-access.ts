@@ -18,6 +18,7 @@ import {
   type SyntaxNode,
 } from "./engine.js";
 import type { Run } from "./evaluation.js";
+import { type StructField, StructValue } from "./schema-types.js";
 
 type Handle = (...args: unknown[]) => unknown;
 
@@ -55,7 +56,7 @@ export function variableRun(node: SyntaxNode): Run | undefined {
   if (type === undefined) return undefined;
   const name = node.args;
   const check = typeCheckOf(type);
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     const v = ctx.getValue(name);
     if (v !== undefined && check(v, ev)) return v;
     return ctx.getCheckedValue(ev, n);
@@ -85,8 +86,8 @@ export function constantMembershipRun(node: SyntaxNode, left: Run): Run | undefi
   if (strings === undefined || typeof n.handle !== "function") return undefined;
   const handle = n.handle as Handle;
   const list = [...strings];
-  return (ev, ctx) => {
-    const x = left(ev, ctx);
+  return (ev, _ast, ctx) => {
+    const x = left(ev, undefined, ctx);
     if (typeof x === "string") return strings.has(x);
     return handle(x, [...list], n, ev);
   };
@@ -116,13 +117,25 @@ interface FieldRead {
   readonly valueClass: unknown;
   readonly fieldType: CheckedType;
   readonly check: TypeCheck;
+  readonly key: string;
+  /** The field as a struct value of the type keeps it (found on the first such value). */
+  struct: StructField | undefined;
 }
 
 function fieldRead(ev: Evaluator, typeName: string, key: string): FieldRead | null {
   const decl = exactObjectType(ev, typeName);
   const fieldType = decl?.fields?.[key];
   if (decl === undefined || fieldType === undefined) return null;
-  return { valueClass: decl.ctor, fieldType, check: typeCheckOf(fieldType) };
+  return { valueClass: decl.ctor, fieldType, check: typeCheckOf(fieldType), key, struct: undefined };
+}
+
+/** What `o.get(key)` gives on a value of the read's type (a struct value's field read without the name lookup). */
+function readField(o: Map<unknown, unknown>, read: FieldRead): unknown {
+  if (o instanceof StructValue) {
+    read.struct ??= o.field(read.key);
+    return read.struct === undefined ? undefined : o.read(read.struct);
+  }
+  return o.get(read.key);
 }
 
 /** `x.f` on an object type (the engine's message field read) or a map (its key lookup). */
@@ -135,12 +148,12 @@ export function selectRun(node: SyntaxNode, operand: Run): Run | undefined {
     const typeName = operandType.name;
     // Resolved on the first evaluation (the evaluator knows the declarations); null: no shorter path.
     let read: FieldRead | null | undefined;
-    return (ev, ctx) => {
-      const o = operand(ev, ctx);
+    return (ev, _ast, ctx) => {
+      const o = operand(ev, undefined, ctx);
       if (o instanceof Map) {
         read ??= fieldRead(ev, typeName, key);
         if (read !== null && o.constructor === read.valueClass) {
-          const v: unknown = o.get(key);
+          const v = readField(o, read);
           if (v !== undefined && read.check(v, ev)) return v;
         }
       }
@@ -150,8 +163,8 @@ export function selectRun(node: SyntaxNode, operand: Run): Run | undefined {
   const valueType = operandType.kind === "map" ? operandType.valueType : undefined;
   if (valueType === undefined) return undefined;
   const check = typeCheckOf(valueType);
-  return (ev, ctx) => {
-    const o = operand(ev, ctx);
+  return (ev, _ast, ctx) => {
+    const o = operand(ev, undefined, ctx);
     if (o instanceof Map) {
       const v: unknown = o.get(key);
       if (v !== undefined && check(v, ev)) return v;
@@ -170,9 +183,9 @@ export function indexRun(node: SyntaxNode, operand: Run, index: Run): Run | unde
   const check = typeCheckOf(valueType);
   const indexType = engineNode(node.args[1]).checkedType;
   if (operandType.kind === "list" && indexType?.name === "int") {
-    return (ev, ctx) => {
-      const o = operand(ev, ctx);
-      const i = index(ev, ctx);
+    return (ev, _ast, ctx) => {
+      const o = operand(ev, undefined, ctx);
+      const i = index(ev, undefined, ctx);
       if (Array.isArray(o) && o.constructor === Array && typeof i === "bigint") {
         const v: unknown = o[Number(i)];
         if (v !== undefined && check(v, ev)) return v;
@@ -181,9 +194,9 @@ export function indexRun(node: SyntaxNode, operand: Run, index: Run): Run | unde
     };
   }
   if (operandType.kind === "map") {
-    return (ev, ctx) => {
-      const o = operand(ev, ctx);
-      const k = index(ev, ctx);
+    return (ev, _ast, ctx) => {
+      const o = operand(ev, undefined, ctx);
+      const k = index(ev, undefined, ctx);
       if (o instanceof Map) {
         const v: unknown = o.get(k);
         if (v !== undefined && check(v, ev)) return v;
@@ -195,7 +208,7 @@ export function indexRun(node: SyntaxNode, operand: Run, index: Run): Run | unde
 }
 
 /** The presence test's answer on values of the declared types; undefined where the engine's macro must answer. */
-type PresenceRun = (ev: Evaluator, ctx: EvaluationContext) => boolean | undefined;
+type PresenceRun = (ev: Evaluator, ast: unknown, ctx: EvaluationContext) => boolean | undefined;
 
 function presenceRun(path: readonly EngineNode[], runs: ReadonlyMap<SyntaxNode, Run>): PresenceRun | undefined {
   const rootNode = path[path.length - 1];
@@ -218,7 +231,7 @@ function presenceRun(path: readonly EngineNode[], runs: ReadonlyMap<SyntaxNode, 
     }
     return out;
   };
-  return (ev, ctx) => {
+  return (ev, _ast, ctx) => {
     reads ??= resolve(ev);
     return presence(ev, ctx, root, keys, reads);
   };
@@ -232,12 +245,12 @@ function presence(
   reads: readonly FieldRead[] | null,
 ): boolean | undefined {
   if (reads === null) return undefined;
-  let obj = root(ev, ctx);
+  let obj = root(ev, undefined, ctx);
   const last = keys.length - 1;
   for (let i = 0; i <= last; i++) {
     const read = reads[i]!;
     if (!(obj instanceof Map) || obj.constructor !== read.valueClass) return undefined;
-    const v: unknown = obj.get(keys[i]!);
+    const v = readField(obj, read);
     if (v === undefined) return i === last ? false : undefined;
     if (!read.check(v, ev)) return undefined;
     obj = v;
@@ -262,8 +275,8 @@ export function presenceTestRun(
   if (fast === undefined) return undefined;
   const n = engineNode(node);
   const macro = kindEvaluate(n);
-  return (ev, ctx) => {
-    const r = fast(ev, ctx);
+  return (ev, _ast, ctx) => {
+    const r = fast(ev, undefined, ctx);
     return r === undefined ? macro(ev, n, ctx) : r;
   };
 }

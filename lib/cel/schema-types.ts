@@ -39,8 +39,8 @@ export const RAW = Symbol("raw");
 export class StructValue extends Map<string, unknown> {
   readonly [RAW]: Record<string, unknown>;
   private readonly fields: ReadonlyMap<string, FieldEntry>;
-  /** Converted fields read so far (lists, maps and structs): each is converted once per value. */
-  private memo: Record<string, unknown> | undefined;
+  /** Converted fields read so far (lists, maps and structs), by their field's slot: each converts once per value. */
+  private memo: unknown[] | undefined;
   constructor(raw: Record<string, unknown>, fields: ReadonlyMap<string, FieldEntry>, type: StructTypeToken) {
     super();
     this[RAW] = raw;
@@ -50,16 +50,28 @@ export class StructValue extends Map<string, unknown> {
 
   override get(k: string): unknown {
     const f = this.fields.get(k);
-    if (f === undefined) return undefined;
-    if (f.memo && this.memo !== undefined && k in this.memo) return this.memo[k];
+    return f === undefined ? undefined : this.read(f);
+  }
+
+  /** The field of this value's type named `k` (a CEL name), for {@link read}. */
+  field(k: string): StructField | undefined {
+    return this.fields.get(k);
+  }
+
+  /** The value of a field of this value's type (see {@link field}): what `get` gives for its name. */
+  read(entry: StructField): unknown {
+    if (entry.memo && this.memo !== undefined) {
+      const m = this.memo[entry.slot];
+      if (m !== undefined) return m;
+    }
     const raw = this[RAW];
-    const v = raw[f.raw];
+    const v = raw[entry.raw];
     if (v === null || v === undefined) return undefined;
-    if (f.inherited && !Object.hasOwn(raw, f.raw)) return undefined;
-    const c = f.type.convert(v);
-    if (f.memo) {
-      this.memo ??= Object.create(null) as Record<string, unknown>;
-      this.memo[k] = c;
+    if (entry.inherited && !Object.hasOwn(raw, entry.raw)) return undefined;
+    const c = entry.type.convert(v);
+    if (entry.memo) {
+      this.memo ??= [];
+      this.memo[entry.slot] = c;
     }
     return c;
   }
@@ -78,17 +90,22 @@ type StructTypeToken = abstract new (...args: never[]) => object;
 /** Property names every object inherits: a field of such a name needs an own-property check. */
 const inherited: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** A field of a struct type, as StructValue.field gives it (for StructValue.read). */
+export type StructField = Readonly<FieldEntry>;
+
 interface FieldEntry {
   raw: string;
   type: CelType;
   memo: boolean;
   /** Objects inherit a property of this name (`constructor`, `toString`): it is present only as an own property. */
   inherited: boolean;
+  /** Where a value of the type keeps the field's converted value (its position among the type's fields). */
+  slot: number;
 }
 
-/** A field entry of the raw property `raw`. */
-function fieldEntry(raw: string, type: CelType, memo: boolean): FieldEntry {
-  return { raw, type, memo, inherited: inherited.has(raw) };
+/** Adds the field `cel` (the CEL name) of the raw property `raw` to a struct type's fields. */
+function addField(fields: Map<string, FieldEntry>, cel: string, raw: string, type: CelType, memo: boolean): void {
+  fields.set(cel, { raw, type, memo, inherited: inherited.has(raw), slot: fields.size });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -316,10 +333,9 @@ export class CelTypeRegistry {
    */
   private metadataType(): CelType {
     if (this.metaType !== undefined) return this.metaType;
-    const fields = new Map<string, FieldEntry>([
-      ["name", fieldEntry("name", STRING, false)],
-      ["generateName", fieldEntry("generateName", STRING, false)],
-    ]);
+    const fields = new Map<string, FieldEntry>();
+    addField(fields, "name", "name", STRING, false);
+    addField(fields, "generateName", "generateName", STRING, false);
     this.metaType = this.register(`${this.prefix}meta`, fields);
     return this.metaType;
   }
@@ -332,9 +348,9 @@ export class CelTypeRegistry {
     if (!withResourceMeta) this.byNode.set(node, placeholder);
     const replaceMeta = withResourceMeta && !declaresTypeAndObjectMeta(node);
     if (replaceMeta) {
-      fields.set("apiVersion", fieldEntry("apiVersion", STRING, false));
-      fields.set("kind", fieldEntry("kind", STRING, false));
-      fields.set("metadata", fieldEntry("metadata", this.metadataType(), true));
+      addField(fields, "apiVersion", "apiVersion", STRING, false);
+      addField(fields, "kind", "kind", STRING, false);
+      addField(fields, "metadata", "metadata", this.metadataType(), true);
     }
     if (node.properties !== null) {
       for (const [prop, sub] of node.properties) {
@@ -342,7 +358,7 @@ export class CelTypeRegistry {
         const t = this.typeOf(sub);
         if (t === null) continue;
         const memo = t.name.startsWith("list<") || t.name.startsWith("map<") || t.name.startsWith(this.prefix);
-        for (const cel of escapedNames(prop)) fields.set(cel, fieldEntry(prop, t, memo));
+        for (const cel of escapedNames(prop)) addField(fields, cel, prop, t, memo);
       }
     }
     const t = this.register(name, fields);

@@ -9,7 +9,7 @@ import { type CallEstimate, type CostOperand, comparisonCost, sizeOf } from "./o
 import { add, byFactor, mul, mulU, ONE, type Range, REGEX_LENGTH, STRING_TRAVERSAL, union } from "./range.js";
 import type { CallShape, RuntimeCharge } from "./runtime.js";
 import { isVariableSized, type Kind } from "./type-names.js";
-import { actualSize, ceilFactor, comparisonCharge, traversalCost } from "./value-size.js";
+import { actualSize, comparisonCharge, concatenationTraversal, sizeTraversal, traversalCost } from "./value-size.js";
 
 /** cel-go's function names of the binary operators (its overloads and the libraries' costs are keyed by them). */
 export const BINARY_FUNCTIONS: Readonly<Record<string, string>> = {
@@ -123,7 +123,7 @@ function onlyOverloadOf(kind: Kind, shape: CallShape): boolean {
   return fits(l.kind) && fits(r.kind) && (l.kind === kind || r.kind === kind);
 }
 
-const sizeOfFirst: RuntimeCharge = (ops) => ceilFactor(actualSize(ops[0]), STRING_TRAVERSAL);
+const sizeOfFirst: RuntimeCharge = (ops) => sizeTraversal(ops[0]);
 
 /** cel-go's runtime charge of a standard function, when it is not the default 1. */
 export function builtinRuntimeCharge(fn: string, shape: CallShape): RuntimeCharge | undefined {
@@ -147,7 +147,7 @@ export function builtinRuntimeCharge(fn: string, shape: CallShape): RuntimeCharg
         : undefined;
     case "contains":
       return target !== undefined && args.length === 1 && (target.kind === "string" || target.kind === "dyn")
-        ? (ops) => ceilFactor(actualSize(ops[0]), STRING_TRAVERSAL) * ceilFactor(actualSize(ops[1]), STRING_TRAVERSAL)
+        ? (ops) => sizeTraversal(ops[0]) * sizeTraversal(ops[1])
         : undefined;
     case "@in":
       return args[1]?.kind === "list" ? (ops) => actualSize(ops[1]) : undefined;
@@ -166,7 +166,7 @@ export function builtinRuntimeCharge(fn: string, shape: CallShape): RuntimeCharg
         : undefined;
     case "_+_":
       if (onlyOverloadOf("string", shape) || onlyOverloadOf("bytes", shape)) {
-        return (ops) => ceilFactor(actualSize(ops[0]) + actualSize(ops[1]), STRING_TRAVERSAL);
+        return (ops) => concatenationTraversal(ops[0], ops[1]);
       }
       return mayBeLists(shape) ? listConcatenation : undefined;
   }

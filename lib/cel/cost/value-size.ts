@@ -55,6 +55,22 @@ export function stringTraversal(s: string): number {
   return Math.ceil(runeCount(s) * STRING_TRAVERSAL);
 }
 
+/** `ceil(size(v) × 0.1)` (cel-go's traversal charge of a sized value): a string counted only when its length decides. */
+export function sizeTraversal(v: unknown): number {
+  return typeof v === "string" ? stringTraversal(v) : ceilFactor(actualSize(v), STRING_TRAVERSAL);
+}
+
+/** `ceil((size(a) + size(b)) × 0.1)` (cel-go's charge of a concatenation), counting strings only when needed. */
+export function concatenationTraversal(a: unknown, b: unknown): number {
+  if (typeof a === "string" && typeof b === "string") {
+    const n = a.length + b.length;
+    if (n === 0) return 0;
+    // At most 10 code points: the charge is 1 without counting them.
+    if (n <= 10) return 1;
+  }
+  return ceilFactor(actualSize(a) + actualSize(b), STRING_TRAVERSAL);
+}
+
 /** cel-go's charge of a size-based comparison: `ceil(min(size(a), size(b)) × 0.1)`. */
 export function comparisonCharge(a: unknown, b: unknown): number {
   if (typeof a === "string" && typeof b === "string") {

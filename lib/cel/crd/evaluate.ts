@@ -58,20 +58,16 @@ interface WalkNode {
   readonly items: WalkNode | null;
 }
 
-const walks = new WeakMap<CelVersionProgram, WeakMap<SchemaNode, WalkNode>>();
+/** The walk of each program from the root it was last evaluated on (a program is always evaluated on one). */
+const walks = new WeakMap<CelVersionProgram, { root: SchemaNode; walk: WalkNode | undefined }>();
 
-function walkNodeOf(program: CelVersionProgram, schema: SchemaNode): WalkNode | undefined {
-  let byRoot = walks.get(program);
-  if (byRoot === undefined) {
-    byRoot = new WeakMap();
-    walks.set(program, byRoot);
+function walkNodeOf(program: CelVersionProgram, root: SchemaNode): WalkNode | undefined {
+  let w = walks.get(program);
+  if (w === undefined || w.root !== root) {
+    w = { root, walk: buildWalk(program, root) };
+    walks.set(program, w);
   }
-  let w = byRoot.get(schema);
-  if (w === undefined) {
-    w = buildWalk(program, schema);
-    if (w !== undefined) byRoot.set(schema, w);
-  }
-  return w;
+  return w.walk;
 }
 
 function buildWalk(program: CelVersionProgram, schema: SchemaNode): WalkNode | undefined {

@@ -1,0 +1,32 @@
+/**
+ * The shortcuts of lib/cel/cost/value-size.ts that skip counting code points must charge what counting them gives:
+ * `ceil(size × 0.1)` of a value and of a concatenation, on strings with and without surrogate pairs, lone
+ * surrogates, and values that are not strings.
+ */
+import { describe, expect, it } from "vitest";
+import { STRING_TRAVERSAL } from "../../../../lib/cel/cost/range.js";
+import { actualSize, ceilFactor, concatenationTraversal, sizeTraversal } from "../../../../lib/cel/cost/value-size.js";
+
+const pieces = ["", "a", "é", "😀", "\ud800", "\udc00", "abcdefghij", "😀😀😀😀😀", "x😀y"];
+const strings: string[] = [];
+for (const a of pieces) for (const b of pieces) for (const c of pieces) strings.push(a + b + c);
+
+describe("traversal charges without counting", () => {
+  it("sizeTraversal is ceil(size × 0.1) of any value", () => {
+    for (const v of [...strings, [1, 2, 3], new Uint8Array(25), 7n, null]) {
+      expect(sizeTraversal(v), String(v)).toBe(ceilFactor(actualSize(v), STRING_TRAVERSAL));
+    }
+  });
+
+  it("concatenationTraversal is ceil((size(a) + size(b)) × 0.1)", () => {
+    for (const a of strings) {
+      for (const b of pieces) {
+        expect(concatenationTraversal(a, b), `${JSON.stringify(a)} + ${JSON.stringify(b)}`).toBe(
+          ceilFactor(actualSize(a) + actualSize(b), STRING_TRAVERSAL),
+        );
+      }
+    }
+    const bytes = new Uint8Array(12);
+    expect(concatenationTraversal(bytes, bytes)).toBe(3);
+  });
+});
