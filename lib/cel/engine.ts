@@ -354,8 +354,22 @@ interface MacroExpansion {
 /** A comprehension's parts (the engine's expansion of a macro call). */
 export interface ComprehensionArgs {
   readonly iterable: EngineNode;
+  /** The accumulator's first value. */
+  readonly init: EngineNode;
   step: EngineNode;
   condition?: (accu: unknown) => boolean;
+  /** The context that binds the loop variable (and the accumulator). */
+  readonly iterCtx: IterationContext;
+}
+
+/** A comprehension's variable context (the engine's, one per comprehension node, reused by each evaluation). */
+export interface IterationContext extends EvaluationContext {
+  /** The context, with `parent` as the variables around it. */
+  reuse(parent: EvaluationContext): IterationContext;
+  /** Binds the loop variable to `v`, checked against (or converted to) its type; the engine's error otherwise. */
+  setIterValue(v: unknown, ev: Evaluator): IterationContext;
+  readonly iterValue: unknown;
+  accuValue: unknown;
 }
 
 /** An engine node: the SyntaxNode view's object, with what the engine keeps on it. */

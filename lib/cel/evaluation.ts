@@ -9,6 +9,8 @@
  * rather than through the engine's dispatch; nodes kept by an earlier pass (literal map keys, nullable variables)
  * and macros other than comprehensions and has() keep the engine's evaluation of their own.
  */
+
+import { comprehensionRun } from "./comprehension-loops.js";
 import {
   type CheckedType,
   checkedTypeName,
@@ -97,7 +99,7 @@ function callOperands(node: SyntaxNode): readonly SyntaxNode[] {
  * engine: the same handle on the same operand values, in the same order), or a fast path of fast-access.ts.
  * Undefined where the engine's own evaluation is kept.
  */
-function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined {
+function directRun(node: SyntaxNode, n: EngineNode, m: NodeMeter | undefined, runs: Runs): Run | undefined {
   const handle = n.handle as Handle | undefined;
   const macro = n.meta.macro !== undefined || n.meta.alternate !== undefined;
   if (macro) {
@@ -105,6 +107,8 @@ function directRun(node: SyntaxNode, n: EngineNode, runs: Runs): Run | undefined
     const target = node.op === "rcall" ? node.args[1] : undefined;
     if (comprehension !== undefined && target !== undefined && comprehension.args.iterable === engineNode(target)) {
       const range = runOf(runs, target);
+      const own = comprehensionRun(node, comprehension, range, runs, m?.iteration);
+      if (own !== undefined) return own;
       const { args, loop } = comprehension;
       return (ev, _ast, ctx) => loop(range(ev, undefined, ctx), args, ev, ctx);
     }
@@ -379,7 +383,7 @@ function meteredRun(
     return binaryRun(node, n, m, listOperator ? hooks : undefined, runs);
   }
   if (m?.sized !== undefined) return callRun(node, n, m, runs);
-  const own = hasOwnEvaluate(n) || !direct ? undefined : directRun(node, n, runs);
+  const own = hasOwnEvaluate(n) || !direct ? undefined : directRun(node, n, m, runs);
   let run = own ?? engineRun(n, checked);
   if (m?.whenPresent !== undefined) run = chargedWhenPresent(run, m.whenPresent);
   if (m !== undefined && m.before !== 0) run = chargedBefore(run, m.before);

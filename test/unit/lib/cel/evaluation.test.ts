@@ -92,7 +92,20 @@ describe("runtime cost", () => {
     "l.exists(e, e in ['x', 'y']) || m.a == 'z'",
     "has(m.a) ? m['a'].size() : l.size()",
     "'x' + s + 'y' != s + 'x'",
-  ])("%s costs the same directly and in the engine", (expr) => {
+    "[1, 0, 2].all(x, 10 / x > 0)",
+    "[0, 1].exists(x, 1 / x == 1)",
+    "[0, 2].exists(x, 1 / x == 1)",
+    "[2, 0].all(x, 1 / x == 1)",
+    "[1, 2, 3].exists_one(x, x > 1) || [1, 2, 3].exists_one(x, x > 2)",
+    "[1, 0].exists_one(x, 1 / x == 1)",
+    "l.map(x, x + 'a').size() == l.filter(x, x.startsWith('a')).size()",
+    "[1, 2, 3].map(x, x > 1, x * 2) == [4, 6]",
+    "[dyn(1)].all(x, x)",
+    "[dyn(true), dyn(1)].exists(x, x)",
+    "[1, 2].filter(x, dyn(x))",
+    "{'a': 1, 'b': 2}.all(k, k != 'c') && {'a': 1}.exists_one(k, k == 'a')",
+    "l.all(a, l.exists(b, a + b == 'xx'))",
+  ])("%s evaluates and costs the same directly and in the engine", (expr) => {
     const activation = { s: "abcdefghijklmnopqrstuvwxyz", l: ["ab", "x", "ac"], m: new Map([["a", "z"]]) };
     const costs = (["direct", "engine"] as const).map((evaluation) => {
       const c = compileExpression(env, expr, { evaluation });
