@@ -1,7 +1,8 @@
 /**
  * The CEL rules (`x-kubernetes-validations`) of the CRD family: each served version's rules compiled once (at load,
- * or on the version's first validation for bundle artifacts, whose build already compiled every rule and recorded
- * the failures: a cold start then pays only for the kinds it serves), evaluated per request.
+ * or, for bundle artifacts, whose build already compiled every rule and recorded the failures, each schema node's
+ * rules on the first validation that reaches the node: a cold start then pays only for the rules its objects
+ * meet), evaluated per request.
  */
 import { type CelVersionProgram, compileCelRules } from "../cel/crd/compile.js";
 import { evaluateCelRules } from "../cel/crd/evaluate.js";
@@ -25,12 +26,11 @@ export function createCrdRules(options: { lazy: boolean }): CrdRules {
   const programs = new WeakMap<CompiledCrdVersion, CelVersionProgram>();
   // Versions that share one schema share one compiled program.
   const bySchema = new WeakMap<object, CelVersionProgram>();
-  const pending = new WeakSet<CompiledCrdVersion>();
   const compile = (version: CompiledCrdVersion, issues: CompileIssue[]): CelVersionProgram | undefined => {
     if (version.schema === null) return undefined;
     let p = bySchema.get(version.schema);
     if (p === undefined) {
-      p = compileCelRules(version.schema, issues);
+      p = compileCelRules(version.schema, issues, { lazy: options.lazy });
       bySchema.set(version.schema, p);
     }
     programs.set(version, p);
@@ -39,15 +39,10 @@ export function createCrdRules(options: { lazy: boolean }): CrdRules {
   return {
     compileVersion(version, issues) {
       if (version.schema === null || version.celRuleCount === 0) return;
-      if (options.lazy) pending.add(version);
-      else compile(version, issues);
+      compile(version, issues);
     },
     evaluate(version, object, oldObject, ctx) {
-      let program = programs.get(version);
-      if (program === undefined && pending.has(version)) {
-        pending.delete(version);
-        program = compile(version, []);
-      }
+      const program = programs.get(version);
       if (program === undefined || version.schema === null) return { errors: [], warnings: [] };
       return evaluateCelRules(program, version.schema, object, oldObject, ctx);
     },

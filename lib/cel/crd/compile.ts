@@ -13,17 +13,12 @@ import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
 import { type Decl, schemaSizes } from "../cost/schema-sizes.js";
 import type { SyntaxNode } from "../engine.js";
-import {
-  type CelEnvironment,
-  type CelObjectType,
-  createCelEnvironment,
-  type VariableDeclarations,
-} from "../environment.js";
+import { type CelEnvironment, createCelEnvironment, type VariableDeclarations } from "../environment.js";
 import type { EvaluationMode } from "../evaluation.js";
 import { formatIssues } from "../issues.js";
 import { type CelProgram, compileExpression, usesVariable } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
-import { checkerGaps } from "./checker-gaps.js";
+import { checkerGaps, type ObjectFields, objectFieldsOf } from "./checker-gaps.js";
 import { normaliseFieldPath } from "./field-path.js";
 
 export interface CompiledRule {
@@ -51,7 +46,12 @@ export interface NodeRules {
 }
 
 export interface CelVersionProgram {
-  /** The compiled rules of each schema node that has rules. */
+  /**
+   * The compiled rules of a schema node that has rules (and a CEL type); undefined for other nodes. A lazy program
+   * compiles a node's rules the first time they are asked for.
+   */
+  rulesOf(node: SchemaNode): NodeRules | undefined;
+  /** The nodes whose rules are compiled: every node with rules, or, for a lazy program, those asked for so far. */
   nodes: Map<SchemaNode, NodeRules>;
   /** Nodes at or above a node with rules (the walk skips every other subtree). */
   relevant: Set<SchemaNode>;
@@ -154,8 +154,8 @@ interface NodeContext {
   costTotal: SchemaCostTotal;
   issues: CompileIssue[];
   uncorrelatableWithin: string | undefined;
-  /** The schema's object types, for the checks the engine's type check lacks (checker-gaps.ts). */
-  objectTypes: readonly CelObjectType[];
+  /** The fields of the schema's object types, for the checks the engine's type check lacks (checker-gaps.ts). */
+  objectFields: ObjectFields;
   /** How the compiled expressions evaluate (CompileOptions.evaluation). */
   evaluation: EvaluationMode | undefined;
 }
@@ -270,7 +270,7 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     fail("rule", `Invalid value: ${ruleJson(rule)}: compilation failed: the schema of this node has no CEL type`);
     return undefined;
   }
-  const checks = (syntax: SyntaxNode, text: string) => checkerGaps(syntax, text, ctx.objectTypes);
+  const checks = (syntax: SyntaxNode, text: string) => checkerGaps(syntax, text, ctx.objectFields);
   const r = compileExpression(env, rule.rule, { expectedType: "bool", checks, evaluation: ctx.evaluation });
   if (r.kind === "failed") {
     fail(
@@ -315,46 +315,60 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
   return compiled;
 }
 
-/**
- * Compiles the rules of one CRD version schema. Issue paths are relative to openAPIV3Schema. `evaluation`: how the
- * expressions evaluate (CompileOptions.evaluation; tests compare the modes).
- */
-export function compileCelRules(
-  root: SchemaNode,
-  issues: CompileIssue[],
-  evaluation?: EvaluationMode,
-): CelVersionProgram {
-  const nodes = new Map<SchemaNode, NodeRules>();
-  const { withRules, relevant } = collectRuleNodes(root);
-  if (withRules.length === 0) return { nodes, relevant, children: new Map(), ruleCount: 0 };
+/** How a version's rules compile: all at once (reporting every issue), or each node's on first use. */
+export interface CelRulesCompileOptions {
+  /**
+   * Compile each node's rules when `rulesOf` first asks for them, and report no issues: for bundle artifacts, whose
+   * build compiled every rule and recorded its issues. Default false.
+   */
+  readonly lazy?: boolean;
+  /** How the expressions evaluate (CompileOptions.evaluation; tests compare the modes). Default: the default. */
+  readonly evaluation?: EvaluationMode;
+}
 
+/** What the nodes of one version share: its types, environment and cost total (made on first need). */
+interface VersionScope {
+  types: Map<SchemaNode, CelType | null>;
+  versionEnv: CelEnvironment;
+  objectFields: ObjectFields;
+  costTotal: SchemaCostTotal;
+}
+
+function versionScope(withRules: readonly RuleNode[]): VersionScope {
   // Step 2: the version's types, declared in one environment.
   const registry = new CelTypeRegistry(`k8s.v${versionCounter++}.`);
   const types = new Map<SchemaNode, CelType | null>();
   for (const { node, isRoot } of withRules) types.set(node, registry.typeOf(node, isRoot));
   const versionEnv = createCelEnvironment({ objectTypes: registry.objectTypes });
+  const objectFields = objectFieldsOf(registry.objectTypes);
+  return { types, versionEnv, objectFields, costTotal: new SchemaCostTotal() };
+}
 
+/** Steps 3 and 4 for some of the version's rule nodes: their rules compiled into `nodes`. */
+function compileNodes(
+  scope: VersionScope,
+  ruleNodes: readonly RuleNode[],
+  nodes: Map<SchemaNode, NodeRules>,
+  issues: CompileIssue[],
+  evaluation: EvaluationMode | undefined,
+): void {
+  const { types, versionEnv, objectFields, costTotal } = scope;
   const environments = nodeEnvironments(
     versionEnv,
-    withRules.map(({ node, isRoot }) => ({
+    ruleNodes.map(({ node, isRoot }) => ({
       node,
       selfType: types.get(node) ?? null,
       sizes: schemaSizes(node, isRoot || node.embeddedResource),
     })),
   );
-
-  let ruleCount = 0;
-  const costTotal = new SchemaCostTotal();
-  for (const { node, isRoot, cardinality, uncorrelatableWithin } of withRules) {
-    const resourceRoot = isRoot || node.embeddedResource;
+  for (const { node, isRoot, cardinality, uncorrelatableWithin } of ruleNodes) {
     const selfType = types.get(node) ?? null;
-    const environment = environments.get(node)!;
     const ctx: NodeContext = {
-      objectTypes: registry.objectTypes,
+      objectFields,
       node,
-      resourceRoot,
+      resourceRoot: isRoot || node.embeddedResource,
       cardinality,
-      environment,
+      environment: environments.get(node)!,
       costTotal,
       issues,
       uncorrelatableWithin,
@@ -362,12 +376,44 @@ export function compileCelRules(
     };
     const compiled: CompiledRule[] = [];
     node.validations.forEach((rule, i) => {
-      ruleCount++;
       const c = compileRule(rule, i, ctx);
       if (c !== undefined) compiled.push(c);
     });
     if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
   }
-  appendAll(issues, costTotal.issues());
-  return { nodes, relevant, children: relevantChildren(relevant), ruleCount };
+}
+
+/** Compiles the rules of one CRD version schema. Issue paths are relative to openAPIV3Schema. */
+export function compileCelRules(
+  root: SchemaNode,
+  issues: CompileIssue[],
+  options: CelRulesCompileOptions = {},
+): CelVersionProgram {
+  const nodes = new Map<SchemaNode, NodeRules>();
+  const { withRules, relevant } = collectRuleNodes(root);
+  if (withRules.length === 0) {
+    return { rulesOf: () => undefined, nodes, relevant, children: new Map(), ruleCount: 0 };
+  }
+  let ruleCount = 0;
+  for (const { node } of withRules) ruleCount += node.validations.length;
+  const children = relevantChildren(relevant);
+  if (options.lazy !== true) {
+    const scope = versionScope(withRules);
+    compileNodes(scope, withRules, nodes, issues, options.evaluation);
+    appendAll(issues, scope.costTotal.issues());
+    return { rulesOf: (node) => nodes.get(node), nodes, relevant, children, ruleCount };
+  }
+  // Lazy: a node's rules compile when first asked for, with issues nobody reads (the build reported them).
+  const pending = new Map(withRules.map((r) => [r.node, r]));
+  let scope: VersionScope | undefined;
+  const rulesOf = (node: SchemaNode): NodeRules | undefined => {
+    const ruleNode = pending.get(node);
+    if (ruleNode !== undefined) {
+      pending.delete(node);
+      scope ??= versionScope(withRules);
+      compileNodes(scope, [ruleNode], nodes, [], options.evaluation);
+    }
+    return nodes.get(node);
+  };
+  return { rulesOf, nodes, relevant, children, ruleCount };
 }

@@ -51,8 +51,13 @@ export interface CelOutcome {
  */
 interface WalkNode {
   readonly schema: SchemaNode;
-  /** The node's rules, when it has any. */
-  readonly rules: NodeRules | undefined;
+  /** The node's rules, when it has any (known from the node's first visit on: see `pending`). */
+  rules: NodeRules | undefined;
+  /**
+   * The program to ask for the node's rules on its first visit, when the node has rules (a lazy program compiles
+   * them then, CelVersionProgram.rulesOf); undefined once asked.
+   */
+  pending: CelVersionProgram | undefined;
   readonly properties: readonly (readonly [string, WalkNode])[];
   readonly additionalProperties: WalkNode | null;
   readonly items: WalkNode | null;
@@ -73,7 +78,6 @@ function walkNodeOf(program: CelVersionProgram, root: SchemaNode): WalkNode | un
 function buildWalk(program: CelVersionProgram, schema: SchemaNode): WalkNode | undefined {
   const children = program.children.get(schema);
   if (children === undefined) return undefined;
-  const rules = program.nodes.get(schema);
   const child = (n: SchemaNode | null) => (n === null ? null : (buildWalk(program, n) ?? null));
   const properties: (readonly [string, WalkNode])[] = [];
   for (const [name, sub] of children.properties) {
@@ -82,7 +86,8 @@ function buildWalk(program: CelVersionProgram, schema: SchemaNode): WalkNode | u
   }
   return {
     schema,
-    rules: rules !== undefined && rules.rules.length > 0 ? rules : undefined,
+    rules: undefined,
+    pending: schema.validations.length > 0 ? program : undefined,
     properties,
     additionalProperties: child(children.additionalProperties),
     items: child(children.items),
@@ -130,6 +135,11 @@ function walk(
   const node = w.schema;
   const correlated = old !== NO_OLD && old !== null && old !== undefined;
   const unchanged = correlated ? correlatedEqual(node, value, old) : ancestorUnchanged;
+  if (w.pending !== undefined) {
+    const rules = w.pending.rulesOf(node);
+    w.rules = rules !== undefined && rules.rules.length > 0 ? rules : undefined;
+    w.pending = undefined;
+  }
   if (w.rules !== undefined) {
     evaluateNode(w.rules, value, correlated ? old : NO_OLD, path, unchanged, ctx, out, budget);
   }

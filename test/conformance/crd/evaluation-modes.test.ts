@@ -34,7 +34,8 @@ function compileVersions(crdFile: string): Versions {
     for (const [name, v] of crd?.versions ?? []) {
       if (v.schema === null || v.celRuleCount === 0) continue;
       versions.set(name, v);
-      for (const mode of ["direct", "engine"] as const) programs[mode].set(name, compileCelRules(v.schema, [], mode));
+      for (const mode of ["direct", "engine"] as const)
+        programs[mode].set(name, compileCelRules(v.schema, [], { evaluation: mode }));
     }
   }
   return { versions, programs };

@@ -28,7 +28,7 @@ function ruleOutcome(rule: string, self: Record<string, unknown>, mode: Evaluati
     { type: "object", properties: PROPERTIES, "x-kubernetes-validations": [{ rule, message: "rule failed" }] },
     issues,
   );
-  const program = compileCelRules(root, issues, mode);
+  const program = compileCelRules(root, issues, { evaluation: mode });
   if (issues.length > 0) throw new Error(issues.map((i) => i.message).join("; "));
   const r = evaluateCelRules(program, root, self, undefined, { source: { kind: "crd", policy: "test" } });
   return r.errors.length === 0 ? "true" : r.errors.map((e) => e.message).join("; ");
