@@ -4,7 +4,8 @@
  *
  * - presence tests on undeclared fields: `has(self.spec.nope)` (and `has(self.nope.x)`) fail with
  *   `undefined field 'nope'` when the operand is an object type without that field, as every object of a
- *   structural schema is in Kubernetes. Object types are the schema's (`CelTypeRegistry.objectTypes`); maps
+ *   structural schema is in Kubernetes. Object types are the schema's (`CelTypeRegistry.objectTypes`, see
+ *   objectFieldsOf); maps
  *   (`additionalProperties`) take any key;
  * - a map indexed by a key of another type (`self.labels[1]`): cel-go's `_[_]` takes `map(K, V), K`, so
  *   `found no matching overload for '_[_]' applied to '(map(string, string), int)'`.
@@ -15,7 +16,14 @@ import { callOf, checkedTypeName, type SyntaxNode, syntaxChildren } from "../eng
 import type { CelObjectType } from "../environment.js";
 import { type CompileIssue, celGoTypeName, dotBefore } from "../issues.js";
 
-type Fields = ReadonlyMap<string, Readonly<Record<string, string>>>;
+/** The declared fields of each object type, by type name. */
+export type ObjectFields = ReadonlyMap<string, Readonly<Record<string, string>>>;
+type Fields = ObjectFields;
+
+/** The fields of the given object types, for checkerGaps (made once per set of types, not per expression). */
+export function objectFieldsOf(objectTypes: readonly CelObjectType[]): ObjectFields {
+  return new Map(objectTypes.map((t) => [t.name, t.fields]));
+}
 
 /** The type of a select chain's node: the checker's, else its parent object type's field; null for a missing field. */
 function chainType(n: SyntaxNode, fields: Fields, found: { missing?: SyntaxNode }): string | undefined {
@@ -61,8 +69,7 @@ function mapIndexMismatch(n: SyntaxNode, text: string): CompileIssue | undefined
 }
 
 /** Every expression cel-go's checker would refuse and the engine let through (see above), in source order. */
-export function checkerGaps(syntax: SyntaxNode, text: string, objectTypes: readonly CelObjectType[]): CompileIssue[] {
-  const fields: Fields = new Map(objectTypes.map((t) => [t.name, t.fields]));
+export function checkerGaps(syntax: SyntaxNode, text: string, fields: ObjectFields): CompileIssue[] {
   const issues: CompileIssue[] = [];
   const visit = (n: SyntaxNode): void => {
     const issue = gapAt(n, text, fields);
