@@ -67,6 +67,8 @@ type Previous = "none" | "open" | "operand" | "operator" | "dot";
 const STRING_PREFIX = /^(?:[rR][bB]?|[bB][rR]?)$/;
 const IDENTIFIER = /[A-Za-z0-9_]/;
 const BEYOND_ASCII = /[\u0080-\uffff]/;
+/** What may need an edit besides characters beyond ASCII (see preParse). */
+const NEEDS_SCAN = /[?]|\.[0-9]|[bB][rR]?['"]|[rR][bB]['"]/;
 
 /** The offset after a string literal that starts at `i` (its quote), raw or not. */
 function skipString(text: string, i: number, raw: boolean): number {
@@ -183,7 +185,9 @@ interface RankedEdit extends TextEdit {
  */
 export function preParse(text: string): MappedText {
   const source = unmapped(text);
-  if (!/[?.]|[bB][rR]?['"]|[rR][bB]['"]/.test(text) && !BEYOND_ASCII.test(text)) return source;
+  // The scan below edits only at a `?` (a marked entry), a `.` before a digit (a double without its leading zero)
+  // and bytes literals (a b prefix, or characters beyond ASCII): a text with none of them needs no scan.
+  if (!NEEDS_SCAN.test(text) && !BEYOND_ASCII.test(text)) return source;
   const edits: RankedEdit[] = [];
   const stack: Frame[] = [];
   let previous: Previous = "none";

@@ -29,8 +29,34 @@ function isSelectChain(n: SyntaxNode): boolean {
   return false;
 }
 
+/** Method names of the calls the rewrites may change (besides has()); see mayRewrite. */
+const REWRITTEN_METHODS = new Set(["format", "optMap", "optFlatMap", "sortBy"]);
+
+/**
+ * Whether the tree has a call some rewrite below may change: `has()` of an operand that is not a select chain, or
+ * a method call of a rewritten name (two-variable comprehensions: with three or four arguments). Rendering a tree
+ * without one gives back its text: most expressions are left out of that work.
+ */
+function mayRewrite(n: SyntaxNode): boolean {
+  const call = callOf(n);
+  if (call !== undefined) {
+    const arg = call.args[0];
+    if (call.target === undefined) {
+      if (call.name === "has" && arg?.op === "." && !isSelectChain(arg)) return true;
+    } else if (
+      REWRITTEN_METHODS.has(call.name) ||
+      (TWO_VARIABLE_MACROS.has(call.name) && call.args.length >= 3 && call.args.length <= 4)
+    ) {
+      return true;
+    }
+  }
+  for (const c of syntaxChildren(n)) if (mayRewrite(c)) return true;
+  return false;
+}
+
 /** The rewritten source text, or undefined when nothing needs rewriting. `syntax` is the parse of `text`. */
 export function rewriteSource(text: string, syntax: SyntaxNode): string | undefined {
+  if (!mayRewrite(syntax)) return undefined;
   let changed = false;
   const sorted = (n: SyntaxNode) => [...syntaxChildren(n)].sort((a, b) => a.start - b.start);
   const copy = (n: SyntaxNode): string => {

@@ -17,11 +17,22 @@ export interface MappedText {
   readonly origin: readonly number[];
 }
 
-/** A text that is its own original. */
+/**
+ * A text that is its own original. Its offsets are made when first read: most expressions are compiled as written,
+ * and never need them.
+ */
 export function unmapped(text: string): MappedText {
-  const origin = new Array<number>(text.length + 1);
-  for (let i = 0; i <= text.length; i++) origin[i] = i;
-  return { text, origin };
+  let origin: number[] | undefined;
+  return {
+    text,
+    get origin(): readonly number[] {
+      if (origin === undefined) {
+        origin = new Array<number>(text.length + 1);
+        for (let i = 0; i <= text.length; i++) origin[i] = i;
+      }
+      return origin;
+    },
+  };
 }
 
 /**
