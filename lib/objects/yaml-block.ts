@@ -13,7 +13,7 @@
  */
 import type { ResolvedParseOptions } from "./limits.js";
 import { defineEntry } from "./mapping.js";
-import { keyText, type ResolvedScalar, resolveScalar } from "./yaml-scalar.js";
+import { isPlainString, keyText, type ResolvedScalar, resolveScalar } from "./yaml-scalar.js";
 
 /** Nesting beyond this goes to the full decoder (this reader recurses once per level). */
 const MAX_FAST_DEPTH = 64;
@@ -35,6 +35,13 @@ const DASH = 0x2d;
 const COLON = 0x3a;
 const DQUOTE = 0x22;
 const SQUOTE = 0x27;
+
+/**
+ * Plain keys already resolved, by their text (the same few hundred keys make up most of a bundle's CRDs): what
+ * keyText gave. Bounded: cleared when full.
+ */
+const PLAIN_KEYS = new Map<string, string>();
+const MAX_PLAIN_KEYS = 4096;
 
 /** Thrown to leave the reader: the text is not in the subset it reads. */
 class GiveUp {}
@@ -98,6 +105,11 @@ class BlockReader {
   /** Start of the line the reader is on (where columns count from). */
   private line = 0;
   private nodes = 0;
+  /** Set by key(): the offset after the key's `:`. */
+  private keyEnd = 0;
+  /** Set by plainLine(): the end of the line, and whether a comment ended the text. */
+  private plainEnd = 0;
+  private plainComment = false;
 
   constructor(s: string, limits: ResolvedParseOptions, toValue: (resolved: ResolvedScalar, text: string) => unknown) {
     this.s = s;
@@ -200,9 +212,9 @@ class BlockReader {
     const out: Record<string, unknown> = {};
     let keyAt = p;
     for (;;) {
-      const { key, after } = this.key(keyAt);
+      const key = this.key(keyAt);
       if (Object.hasOwn(out, key)) throw GIVE_UP;
-      defineEntry(out, key, this.mappingValue(after, indent, depth));
+      defineEntry(out, key, this.mappingValue(this.keyEnd, indent, depth));
       const next = this.peek();
       if (next < 0) break;
       const ind = this.indentOf(next);
@@ -328,7 +340,8 @@ class BlockReader {
     return -1;
   }
 
-  private key(p: number): { key: string; after: number } {
+  /** The key starting at `p`; `keyEnd` is set to the offset after its `:`. */
+  private key(p: number): string {
     const s = this.s;
     const c = s.charCodeAt(p);
     let text: string;
@@ -353,11 +366,17 @@ class BlockReader {
       if (text === "<<") throw GIVE_UP;
     }
     if (colon - p > MAX_KEY_LENGTH) throw GIVE_UP;
-    const resolved = resolveScalar(text, undefined, isPlain);
+    this.keyEnd = colon + 1;
+    if (!isPlain) return text;
+    const known = PLAIN_KEYS.get(text);
+    if (known !== undefined) return known;
+    const resolved = resolveScalar(text, undefined, true);
     if (resolved.tag === "error") throw GIVE_UP;
     const key = keyText(resolved);
     if (typeof key !== "string") throw GIVE_UP;
-    return { key, after: colon + 1 };
+    if (PLAIN_KEYS.size >= MAX_PLAIN_KEYS) PLAIN_KEYS.clear();
+    PLAIN_KEYS.set(text, key);
+    return key;
   }
 
   // ----- scalars --------------------------------------------------------------------------------
@@ -384,7 +403,7 @@ class BlockReader {
    * The text of a plain scalar's line from `p`: up to a comment or the end, trailing spaces removed. A `: ` or a
    * final `:` (a mapping where none may be) goes to the full decoder. `comment` is set when a comment ended it.
    */
-  private plainLine(p: number): { text: string; comment: boolean; end: number } {
+  private plainLine(p: number): string {
     const s = this.s;
     const end = this.lineEnd(p);
     let stop = end;
@@ -399,18 +418,19 @@ class BlockReader {
       }
     }
     while (stop > p && s.charCodeAt(stop - 1) === SPACE) stop--;
-    return { text: s.slice(p, stop), comment, end };
+    this.plainEnd = end;
+    this.plainComment = comment;
+    return s.slice(p, stop);
   }
 
   private plain(p: number, parent: number): unknown {
     const s = this.s;
-    const first = this.plainLine(p);
-    let text = first.text;
-    let ls = first.end + 1;
+    let text = this.plainLine(p);
+    let ls = this.plainEnd + 1;
     this.at = ls;
     // Continuation lines (more indented than the collection), folded: one line break is a space, each blank line
     // in between a newline. A comment ends the scalar.
-    if (!first.comment) {
+    if (!this.plainComment) {
       let blanks = 0;
       while (ls < s.length) {
         const ind = this.indentOf(ls);
@@ -425,13 +445,15 @@ class BlockReader {
         // Any character may start a continuation line; an entry-looking `- ` or `? ` is left to the full decoder.
         if ((c === DASH || c === 0x3f) && this.isBlankOrEnd(i + 1)) throw GIVE_UP;
         const more = this.plainLine(i);
-        text += blanks === 0 ? ` ${more.text}` : "\n".repeat(blanks) + more.text;
+        text += blanks === 0 ? ` ${more}` : "\n".repeat(blanks) + more;
         blanks = 0;
-        ls = more.end + 1;
+        ls = this.plainEnd + 1;
         this.at = ls;
-        if (more.comment) break;
+        if (this.plainComment) break;
       }
     }
+    // Most plain scalars are strings whatever they say (their first character tells): no resolution needed.
+    if (isPlainString(text)) return text;
     const resolved = resolveScalar(text, undefined, true);
     if (resolved.tag === "error") throw GIVE_UP;
     return this.toValue(resolved, text);

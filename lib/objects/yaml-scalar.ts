@@ -59,6 +59,14 @@ function hintOf(text: string): Hint {
   return "yYnNtTfFoO~".includes(c) ? "map" : "none";
 }
 
+/**
+ * Whether an untagged plain scalar resolves to the string it is, whatever it says: go-yaml v2 looks no further than
+ * its first character (see hintOf). A shortcut past resolveScalar for readers that meet many plain scalars.
+ */
+export function isPlainString(text: string): boolean {
+  return hintOf(text) === "none";
+}
+
 /** go-yaml v2's yamlStyleFloat. */
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 /** What Go's strconv.ParseFloat accepts after a leading dot. */
