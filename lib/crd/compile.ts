@@ -5,9 +5,6 @@
 
 import { formatValue } from "../field/message.js";
 import { sameJson } from "../objects/stable-json.js";
-import { hasAnyDefault } from "../schema/default.js";
-import { hasListSetsOrMaps } from "../schema/list-type.js";
-import { hasEmbeddedResources } from "../schema/objectmeta.js";
 import { type CompileIssue, compileSchema, type SchemaCompileOptions, type SchemaNode } from "../schema/structural.js";
 import { checkStructural } from "../schema/structural-check.js";
 
@@ -54,7 +51,7 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** The value validations countRules counts once each (besides `required`, counted per name, and list types). */
+/** The value validations schemaFacts counts once each (besides `required`, counted per name, and list types). */
 const COUNTED_KEYWORDS = [
   "format",
   "maximum",
@@ -70,26 +67,53 @@ const COUNTED_KEYWORDS = [
   "minProperties",
 ] as const;
 
-function countRules(s: SchemaNode | null, seen = new Set<SchemaNode>()): { cel: number; openapi: number } {
-  const out = { cel: 0, openapi: 0 };
-  const walk = (n: SchemaNode | null) => {
-    if (n === null || seen.has(n)) return;
-    seen.add(n);
+/** What a version's validation needs to know about its whole schema, and its rule counts. */
+interface SchemaFacts {
+  /** `x-kubernetes-validations` rules, junctors' included. */
+  cel: number;
+  /** OpenAPI value validations (types, the counted keywords, required names, set/map list types), junctors' included. */
+  openapi: number;
+  /** Whether a node of the structure (properties, additionalProperties, items; not junctors) has a default. */
+  hasDefaults: boolean;
+  /** Whether a node of the structure is a set or map list. */
+  hasListSetsOrMaps: boolean;
+  /** Whether a node of the structure below the root is an embedded resource. */
+  hasEmbeddedResources: boolean;
+}
+
+/** The facts of a schema, in one walk (a compiled schema is a tree: each node is met once). */
+function schemaFacts(root: SchemaNode | null): SchemaFacts {
+  const out: SchemaFacts = {
+    cel: 0,
+    openapi: 0,
+    hasDefaults: false,
+    hasListSetsOrMaps: false,
+    hasEmbeddedResources: false,
+  };
+  const walk = (n: SchemaNode | null, structural: boolean): void => {
+    if (n === null) return;
     out.cel += n.validations.length;
     if (n.type !== "") out.openapi++;
+    const setOrMap = n.listType === "set" || n.listType === "map";
+    if (setOrMap) out.openapi++;
+    if (structural) {
+      if (n.hasDefault) out.hasDefaults = true;
+      if (setOrMap) out.hasListSetsOrMaps = true;
+      if (n.embeddedResource && n !== root) out.hasEmbeddedResources = true;
+    }
     const vv = n.vv;
     if (vv !== null) {
       for (const k of COUNTED_KEYWORDS) if (vv[k] !== undefined) out.openapi++;
       out.openapi += vv.required?.length ?? 0;
-      for (const junctor of [vv.allOf, vv.anyOf, vv.oneOf]) if (junctor !== undefined) for (const j of junctor) walk(j);
-      if (vv.not !== undefined) walk(vv.not);
+      for (const junctor of [vv.allOf, vv.anyOf, vv.oneOf])
+        if (junctor !== undefined) for (const j of junctor) walk(j, false);
+      if (vv.not !== undefined) walk(vv.not, false);
     }
-    if (n.listType === "set" || n.listType === "map") out.openapi++;
-    if (n.properties !== null) for (const p of n.properties.values()) walk(p);
-    walk(n.additionalProperties);
-    walk(n.items);
+    if (n.properties !== null) for (const p of n.properties.values()) walk(p, structural);
+    walk(n.additionalProperties, structural);
+    walk(n.items, structural);
   };
-  walk(s);
+  walk(root, true);
   return out;
 }
 
@@ -223,18 +247,21 @@ export function compileCrd(
     deprecated: v.deprecated === true,
     served: v.served === true,
   }));
-  const compiledShared = new Map<string, SchemaNode | null>();
+  const compiledShared = new Map<string, { schema: SchemaNode | null; facts: SchemaFacts }>();
   rawVersions.forEach((v, i) => {
     const vname = str(v.name) ?? "";
     const base = allSame ? "spec.validation.openAPIV3Schema" : `spec.versions[${i}].schema.openAPIV3Schema`;
     const raw = schemas[i];
     let schema: SchemaNode | null = null;
+    let facts: SchemaFacts | undefined;
     if (raw === undefined) {
       err(`spec.versions[${i}].schema.openAPIV3Schema`, "Required value: schemas are required", [vname]);
     } else {
       const key = allSame ? "shared" : String(i);
-      if (compiledShared.has(key)) {
-        schema = compiledShared.get(key) ?? null;
+      const shared = compiledShared.get(key);
+      if (shared !== undefined) {
+        schema = shared.schema;
+        facts = shared.facts;
       } else {
         const local: CompileIssue[] = [];
         schema = compileSchema(raw, local, "", options);
@@ -250,11 +277,12 @@ export function compileCrd(
           if (li.stage !== undefined) issue.stage = li.stage;
           issues.push(issue);
         }
-        compiledShared.set(key, schema);
+        facts = schemaFacts(schema);
+        compiledShared.set(key, { schema, facts });
       }
     }
+    facts ??= schemaFacts(schema);
     const sub = isRecord(v.subresources) ? v.subresources : {};
-    const counts = countRules(schema);
     const compiled: CompiledCrdVersion = {
       name: vname,
       served: v.served === true,
@@ -262,11 +290,11 @@ export function compileCrd(
       deprecated: v.deprecated === true,
       schema,
       hasStatusSubresource: isRecord(sub.status),
-      hasDefaults: hasAnyDefault(schema),
-      hasListSetsOrMaps: hasListSetsOrMaps(schema),
-      hasEmbeddedResources: hasEmbeddedResources(schema),
-      celRuleCount: counts.cel,
-      openAPIRuleCount: counts.openapi,
+      hasDefaults: facts.hasDefaults,
+      hasListSetsOrMaps: facts.hasListSetsOrMaps,
+      hasEmbeddedResources: facts.hasEmbeddedResources,
+      celRuleCount: facts.cel,
+      openAPIRuleCount: facts.openapi,
     };
     if (extra !== undefined && schema !== null) {
       const hasSchemaErrors = issues.some(

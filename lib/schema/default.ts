@@ -23,15 +23,6 @@ function isNonNullableNull(x: unknown, s: SchemaNode | null): boolean {
   return x === null && s !== null && !s.nullable;
 }
 
-/** Whether any node of the schema tree has a default (so defaulting can be skipped entirely). */
-export function hasAnyDefault(s: SchemaNode | null, seen = new Set<SchemaNode>()): boolean {
-  if (s === null || seen.has(s)) return false;
-  seen.add(s);
-  if (s.hasDefault) return true;
-  if (s.properties !== null) for (const p of s.properties.values()) if (hasAnyDefault(p, seen)) return true;
-  return hasAnyDefault(s.additionalProperties, seen) || hasAnyDefault(s.items, seen);
-}
-
 /** What defaulting needs of a schema node: its properties with a default, and whether anything below has one. */
 interface DefaultsPlan {
   readonly defaulted: readonly (readonly [string, SchemaNode])[];

@@ -12,15 +12,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Whether the schema tree has any list of type set or map (so the walk can be skipped entirely). */
-export function hasListSetsOrMaps(s: SchemaNode | null, seen = new Set<SchemaNode>()): boolean {
-  if (s === null || seen.has(s)) return false;
-  seen.add(s);
-  if (s.listType === "set" || s.listType === "map") return true;
-  if (s.properties !== null) for (const p of s.properties.values()) if (hasListSetsOrMaps(p, seen)) return true;
-  return hasListSetsOrMaps(s.additionalProperties, seen) || hasListSetsOrMaps(s.items, seen);
-}
-
 /** Validates every set and map list below an object node. */
 export function validateListSetsAndMaps(
   path: Path | null,

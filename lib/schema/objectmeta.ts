@@ -190,13 +190,3 @@ function validateEmbedded(path: Path | null, x: Record<string, unknown>, ctx: Er
     }
   }
 }
-
-/** Whether the schema has any embedded resource below the root. */
-export function hasEmbeddedResources(s: SchemaNode | null, isRoot = true, seen = new Set<SchemaNode>()): boolean {
-  if (s === null || seen.has(s)) return false;
-  seen.add(s);
-  if (s.embeddedResource && !isRoot) return true;
-  if (s.properties !== null)
-    for (const p of s.properties.values()) if (hasEmbeddedResources(p, false, seen)) return true;
-  return hasEmbeddedResources(s.additionalProperties, false, seen) || hasEmbeddedResources(s.items, false, seen);
-}
