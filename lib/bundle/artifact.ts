@@ -19,11 +19,14 @@
  *   are parsed at load (tree-sitter, WebAssembly).
  * - Integers beyond ±(2^53−1) are bigints in decoded objects; JSON has no such type, so they are written as decimal
  *   strings and listed in the document's `bigints` (paths of keys and indexes), restored at load.
- * - `build` is informational: loading compiles the rules again (compiled CEL programs cannot be serialised), and a
- *   reader (a dashboard, `jq`) can see the kinds and failures without compiling.
+ * - `build` is what compiling every rule at build time found. Loading compiles the rules again (compiled CEL
+ *   programs cannot be serialised), but only as they are used, and takes from `build` the failures (and, for CRDs,
+ *   the kinds) a lazy compile does not find by itself. A reader (a dashboard, `jq`) can see the kinds and failures
+ *   without compiling.
  */
 import type { DecodedDocument } from "../objects/decode.js";
 import { parseDocuments } from "../objects/decode.js";
+import type { BuildRecord } from "../policy/family.js";
 import {
   type BundleFile,
   type CoveredKind,
@@ -72,8 +75,8 @@ export interface DecodedBundle {
   digest: string;
   entries: BundleEntry[];
   failures: PolicyFailure[];
-  /** The policy failures recorded when an artifact was built (artifacts only). */
-  builtFailures?: readonly PolicyFailure[];
+  /** What the artifact's build recorded: its kinds and policy failures (artifacts only). */
+  built?: BuildRecord;
 }
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
@@ -184,9 +187,12 @@ export function readArtifact(file: BundleFile): DecodedBundle {
     if (typeof raw.digest !== "string") throw new MalformedArtifact("digest: must be a string");
     if (!Array.isArray(raw.files)) throw new MalformedArtifact("files: must be a list");
     const entries = raw.files.map((f: unknown, i: number) => readEntry(f, `files[${i}]`));
-    const build =
-      isRecord(raw.build) && Array.isArray(raw.build.failures) ? (raw.build.failures as PolicyFailure[]) : [];
-    return { digest: raw.digest, entries, failures: [], builtFailures: build };
+    const build = isRecord(raw.build) ? raw.build : {};
+    const built: BuildRecord = {
+      kinds: Array.isArray(build.kinds) ? (build.kinds as CoveredKind[]) : [],
+      failures: Array.isArray(build.failures) ? (build.failures as PolicyFailure[]) : [],
+    };
+    return { digest: raw.digest, entries, failures: [], built };
   } catch (e) {
     if (!(e instanceof MalformedArtifact)) throw e;
     return {

@@ -37,14 +37,15 @@ import { readBundleFiles } from "./source.js";
 export async function loadBundle(source: string | BundleFile[], options: BundleOptions = {}): Promise<PolicySet> {
   const files = await readBundleFiles(source, options.s3);
   const limits = decodeLimitsOf(options);
-  const { digest, entries, failures, builtFailures } = decodeBundle(files, limits);
+  const { digest, entries, failures, built } = decodeBundle(files, limits);
   // An artifact's build compiled every CEL rule and pattern already: compile those lazily, and take their failures
-  // from the build (a lazy load does not find them by itself).
-  const lazy = builtFailures !== undefined || options.compile === "lazy";
-  if (builtFailures !== undefined) {
+  // from the build (a lazy load does not find them by itself). The CRD family takes all of its own from the build
+  // (compileFamilies hands the build over): it compiles its schemas lazily too.
+  const lazy = built !== undefined || options.compile === "lazy";
+  if (built !== undefined) {
     appendAll(
       failures,
-      builtFailures.filter((f) => f.stage === "cel" || f.stage === "pattern"),
+      built.failures.filter((f) => (f.stage === "cel" || f.stage === "pattern") && f.family !== "crd"),
     );
   }
   const compilers = FAMILY_COMPILERS.map((make) => make());
@@ -56,10 +57,14 @@ export async function loadBundle(source: string | BundleFile[], options: BundleO
     waivers.addFile(file.path, documents ?? [{ document: 0, error: "not a YAML or JSON file" }]);
   }
   const config = resolveBundleConfig(classified.config, options);
-  const families = await compileFamilies(compilers, config, lazy ? "lazy" : "eager", failures, options, [
-    ...classified.state,
-    ...(options.clusterState ?? []),
-  ]);
+  const families = await compileFamilies(
+    compilers,
+    config,
+    { compile: lazy ? "lazy" : "eager", built },
+    failures,
+    options,
+    [...classified.state, ...(options.clusterState ?? [])],
+  );
   const { policies, resources } = families;
   const consulting = families.consulting.filter((c) => c.consultsState !== undefined);
   const consultsState = (obj: Record<string, unknown>) => consulting.some((c) => c.consultsState?.(obj) === true);
@@ -95,7 +100,7 @@ function dropConsultedState(
 async function compileFamilies(
   compilers: readonly FamilyCompiler[],
   config: ResolvedBundleConfig,
-  compile: "eager" | "lazy",
+  how: Pick<FamilyCompileContext, "compile" | "built">,
   failures: PolicyFailure[],
   options: BundleOptions,
   state: readonly unknown[],
@@ -114,7 +119,8 @@ async function compileFamilies(
     for (const c of compilers) {
       if (c.stage !== stage || !config.families[c.family]) continue;
       try {
-        const ctx: FamilyCompileContext = { config, options, compile, cluster, resources };
+        const ctx: FamilyCompileContext = { config, options, compile: how.compile, cluster, resources };
+        if (how.built !== undefined) ctx.built = how.built;
         if (stage === "admission") {
           if (options.authorizer !== undefined) ctx.authorizer = options.authorizer;
           const schemaFamilies = policies.filter((p) => p.schemaOf !== undefined);

@@ -213,6 +213,15 @@ function readCrdHeader(
   return ok ? { group, kind, plural, singular, listKind, scope, name, versionsRaw } : undefined;
 }
 
+/**
+ * The group and kind of a CRD document whose fields every version shares are as the API server accepts them (when
+ * compileCrd gives a CompiledCrd for it), else undefined. Checks only what compileCrd checks before its schemas.
+ */
+export function crdIdentity(doc: Record<string, unknown>): { group: string; kind: string } | undefined {
+  const header = readCrdHeader(doc, () => {});
+  return header === undefined ? undefined : { group: header.group, kind: header.kind };
+}
+
 /** Compiles one decoded CRD document. Never throws. */
 export function compileCrd(
   doc: Record<string, unknown>,

@@ -15,14 +15,17 @@ import {
   type FamilyResult,
 } from "../policy/family.js";
 import type { CoveredKind, PolicyFailure } from "../policy/types.js";
-import { type CompiledCrd, compileCrd } from "./compile.js";
+import { type CompiledCrd, compileCrd, crdIdentity } from "./compile.js";
 import { unservedVersionError, validateCustomResource } from "./request.js";
 import { type CrdRules, createCrdRules } from "./rules.js";
 
 const FAMILY = "crd" as const;
 
 interface CrdEntry {
-  crd: CompiledCrd;
+  group: string;
+  kind: string;
+  /** The compiled CRD: compiled at load, or, from an artifact's build record, on its kind's first use. */
+  crd(): CompiledCrd;
   file: string;
   document: number;
   object: Record<string, unknown>;
@@ -51,13 +54,15 @@ export function createCrdCompiler(): FamilyCompiler {
     },
     async compile(ctx: FamilyCompileContext) {
       const rules = createCrdRules({ lazy: ctx.compile === "lazy" });
+      const built = ctx.built;
       const failures: PolicyFailure[] = [];
       const crds = new Map<string, CrdEntry>();
       const duplicates = new Map<string, CrdEntry[]>();
       for (const doc of claimed) {
-        const entry = compileOne(doc, rules, ctx.compile === "lazy", failures);
+        const entry =
+          built === undefined ? compileOne(doc, rules, ctx.compile === "lazy", failures) : deferredEntry(doc, rules);
         if (entry === undefined) continue;
-        const key = `${entry.crd.group}/${entry.crd.kind}`;
+        const key = `${entry.group}/${entry.kind}`;
         const existing = crds.get(key);
         if (existing === undefined) {
           crds.set(key, entry);
@@ -70,17 +75,20 @@ export function createCrdCompiler(): FamilyCompiler {
         list.push(entry);
         duplicates.set(key, list);
       }
+      if (built !== undefined) {
+        // The build compiled every CRD of these documents: its kinds and failures are this compile's.
+        for (const key of duplicates.keys()) crds.delete(key);
+        const kinds = built.kinds.filter((k) => k.family === FAMILY);
+        const policy = crds.size === 0 ? null : createCrdPolicy([...crds.values()], rules, kinds);
+        return { policy, failures: built.failures.filter((f) => f.family === FAMILY) };
+      }
       for (const [key, list] of duplicates) {
         failures.push(duplicateFailure(list));
         crds.delete(key);
       }
+      const entries = [...crds.values()];
       const policy =
-        crds.size === 0
-          ? null
-          : createCrdPolicy(
-              [...crds.values()].map((e) => e.crd),
-              rules,
-            );
+        crds.size === 0 ? null : createCrdPolicy(entries, rules, coveredKinds(entries.map((e) => e.crd())));
       return { policy, failures };
     },
   };
@@ -114,14 +122,43 @@ function compileOne(
     }
     failures.push(f);
   }
-  if (result.crd === undefined) return undefined;
-  return { crd: result.crd, file: doc.file, document: doc.document, object: doc.object };
+  const crd = result.crd;
+  if (crd === undefined) return undefined;
+  return {
+    group: crd.group,
+    kind: crd.kind,
+    crd: () => crd,
+    file: doc.file,
+    document: doc.document,
+    object: doc.object,
+  };
+}
+
+/**
+ * A CRD document of an artifact, whose build compiled it and recorded its failures: compiled (schemas, then each
+ * node's CEL rules as they are met) on its kind's first use. Undefined when compileCrd would give no CRD.
+ */
+function deferredEntry(doc: BundleDocument, rules: CrdRules): CrdEntry | undefined {
+  const identity = crdIdentity(doc.object);
+  if (identity === undefined) return undefined;
+  let crd: CompiledCrd | undefined;
+  return {
+    ...identity,
+    crd() {
+      crd ??= compileCrd(doc.object, rules.compileVersion, { lazyPatterns: true }).crd;
+      if (crd === undefined) throw new Error(`CRD ${identity.kind}.${identity.group} no longer compiles`);
+      return crd;
+    },
+    file: doc.file,
+    document: doc.document,
+    object: doc.object,
+  };
 }
 
 function duplicateFailure(list: CrdEntry[]): PolicyFailure {
   const first = list[0]!;
   const kinds = new Set<string>();
-  for (const e of list) for (const v of e.crd.versions.keys()) kinds.add(`${e.crd.group}/${v}/${e.crd.kind}`);
+  for (const e of list) for (const v of e.crd().versions.keys()) kinds.add(`${e.group}/${v}/${e.kind}`);
   return {
     severity: "error",
     family: FAMILY,
@@ -129,7 +166,7 @@ function duplicateFailure(list: CrdEntry[]): PolicyFailure {
     file: first.file,
     document: first.document,
     kinds: [...kinds],
-    message: `${first.crd.kind}.${first.crd.group} is defined by more than one document: ${list.map((e) => `${e.file}#${e.document}`).join(", ")}`,
+    message: `${first.kind}.${first.group} is defined by more than one document: ${list.map((e) => `${e.file}#${e.document}`).join(", ")}`,
   };
 }
 
@@ -154,22 +191,22 @@ function coveredKinds(crds: readonly CompiledCrd[]): CoveredKind[] {
   return kinds;
 }
 
-function createCrdPolicy(crds: readonly CompiledCrd[], rules: CrdRules): FamilyPolicy {
-  const byGroupKind = new Map<string, CompiledCrd>();
+function createCrdPolicy(crds: readonly CrdEntry[], rules: CrdRules, kinds: CoveredKind[]): FamilyPolicy {
+  const byGroupKind = new Map<string, CrdEntry>();
   for (const crd of crds) byGroupKind.set(`${crd.group}/${crd.kind}`, crd);
   return Object.freeze({
     family: FAMILY,
     stage: "schema",
     policyGroups: ["apiextensions.k8s.io"],
-    kinds: Object.freeze(coveredKinds(crds)),
+    kinds: Object.freeze(kinds),
     // Every version of a CRD's kind is covered: an unserved version is rejected.
     covers: (group: string, _version: string, kind: string) => byGroupKind.has(`${group}/${kind}`),
     schemaOf(group: string, version: string, kind: string) {
-      const v = byGroupKind.get(`${group}/${kind}`)?.versions.get(version);
+      const v = byGroupKind.get(`${group}/${kind}`)?.crd().versions.get(version);
       return v?.served === true && v.schema !== null ? v.schema : undefined;
     },
     validate(req: FamilyRequest): FamilyResult | undefined {
-      const crd = byGroupKind.get(`${req.group}/${req.kind}`);
+      const crd = byGroupKind.get(`${req.group}/${req.kind}`)?.crd();
       if (crd === undefined) return undefined;
       const ctx = errorContext(FAMILY, crd.name, { secret: req.secret });
       const result: FamilyResult = { errors: [], warnings: [], shadowed: [], ratcheted: [] };

@@ -139,6 +139,12 @@ export interface FamilyPolicy {
   schemaOf?(group: string, version: string, kind: string): SchemaNode | undefined;
 }
 
+/** What a bundle artifact's build recorded (BundleArtifact.build). */
+export interface BuildRecord {
+  readonly kinds: readonly CoveredKind[];
+  readonly failures: readonly PolicyFailure[];
+}
+
 /** What a family's compile() gets. */
 export interface FamilyCompileContext {
   config: ResolvedBundleConfig;
@@ -149,6 +155,12 @@ export interface FamilyCompileContext {
    * the failures) may compile on first use.
    */
   compile: "eager" | "lazy";
+  /**
+   * Bundle artifacts: what their build compiled and found, every rule compiled (in the build's order). A family
+   * whose failures and kinds do not depend on loadBundle's options may take them from here instead of compiling
+   * at load (the CRD family: its schemas then compile on a kind's first use). Undefined for other sources.
+   */
+  built?: BuildRecord;
   /**
    * Admission families only (schema families see an empty one): the bundle's objects that no family took as a
    * policy (Namespaces, RBAC objects, parameter objects) and BundleOptions.clusterState.

@@ -52,6 +52,72 @@ function asFile(text: string): BundleFile[] {
   return [{ path: "bundle.json", content: text }];
 }
 
+/** A CRD of kind `kind` (group t.example.com, version v1) whose spec has `properties` and the given rules. */
+function crdYaml(kind: string, spec: string): string {
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${kind.toLowerCase()}s.t.example.com
+spec:
+  group: t.example.com
+  names: {kind: ${kind}, plural: ${kind.toLowerCase()}s}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+${spec}
+`;
+}
+
+const N_BELOW_10 = `            type: object
+            x-kubernetes-validations:
+            - {rule: "self.count < 10", message: "count must be below 10"}
+            properties:
+              count: {type: integer}`;
+
+/** CRDs with failures of each stage, a kind defined by two documents, and a document that does not decode. */
+function crdFailureFiles(): BundleFile[] {
+  return [
+    {
+      path: "alpha.yaml",
+      content: crdYaml(
+        "Alpha",
+        `            type: object
+            properties:
+              m: {type: strng}
+              x: {type: string, pattern: "([a-z"}
+              count: {type: integer, maximum: 9}`,
+      ),
+    },
+    {
+      path: "beta.yaml",
+      content: crdYaml(
+        "Beta",
+        `            type: object
+            x-kubernetes-validations:
+            - {rule: "self.nope == 1"}
+            - {rule: "self.count < 10", message: "count must be below 10"}
+            properties:
+              count: {type: integer}`,
+      ),
+    },
+    { path: "broken.yaml", content: "a: [1\n" },
+    { path: "delta.yaml", content: crdYaml("Delta", N_BELOW_10) },
+    { path: "gamma-1.yaml", content: crdYaml("Gamma", N_BELOW_10) },
+    { path: "gamma-2.yaml", content: crdYaml("Gamma", N_BELOW_10.replace("below 10", "under ten")) },
+  ];
+}
+
+function crObject(kind: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return { apiVersion: "t.example.com/v1", kind, metadata: { name: "a", namespace: "n" }, spec };
+}
+
 const GO_FILES: BundleFile[] = [
   { path: "go.mod", content: "module example.com/t\n\ngo 1.22\n" },
   { path: "api/v1/doc.go", content: "// +groupName=t.example.com\npackage v1\n" },
@@ -125,6 +191,55 @@ describe("bundle artifact", () => {
     expect(built.artifact.build.failures).toEqual(fromFolder.failures);
     expect(built.artifact.build.kinds).toEqual(fromFolder.kinds);
     expectSameSets(fromArtifact, fromFolder, fixtureRequests());
+  });
+
+  it("CRDs: the artifact gives the folder's failures in the folder's order (schema, pattern, CEL, duplicates) and its verdicts", async () => {
+    // Prepare: a schema error before a pattern error in one CRD, a CEL rule that does not compile, a kind defined
+    // twice, a usable CRD, and a document that does not decode
+    const files = crdFailureFiles();
+    const fromFolder = await loadBundle(files);
+    const requests: ValidateRequest[] = ["Alpha", "Beta", "Gamma", "Delta"].flatMap((kind) => [
+      { operation: "CREATE", object: crObject(kind, { x: "a", count: 3 }) },
+      { operation: "CREATE", object: crObject(kind, { count: 30 }) },
+    ]);
+
+    // Act
+    const fromArtifact = await loadBundle(asFile((await buildBundleArtifact(files)).text));
+
+    // Assess
+    expect(fromFolder.failures.map((f) => `${f.file} ${f.stage}`)).toEqual([
+      "broken.yaml decode",
+      "alpha.yaml schema",
+      "alpha.yaml pattern",
+      "beta.yaml cel",
+      "gamma-1.yaml schema",
+    ]);
+    expectSameSets(fromArtifact, fromFolder, requests);
+  });
+
+  it("CRDs: an artifact's CRD kinds and failures are its build's (the schemas compile on a kind's first use)", async () => {
+    // Prepare: the build record says one thing more about the CRDs than the documents do
+    const built = await buildBundleArtifact(crdFailureFiles().filter((f) => f.path !== "broken.yaml"));
+    const artifact = JSON.parse(built.text) as {
+      build: { kinds: { kind: string; rules: number }[]; failures: unknown[] };
+    };
+    for (const k of artifact.build.kinds) if (k.kind === "Delta") k.rules = 999;
+    artifact.build.failures.push({
+      severity: "warning",
+      family: "crd",
+      stage: "schema",
+      file: "delta.yaml",
+      message: "from the build",
+    });
+
+    // Act
+    const set = await loadBundle(asFile(JSON.stringify(artifact)));
+
+    // Assess
+    expect(set.kinds.find((k) => k.kind === "Delta")?.rules).toBe(999);
+    expect(set.failures.at(-1)?.message).toBe("from the build");
+    const verdict = set.validate({ operation: "CREATE", object: crObject("Delta", { count: 30 }) });
+    expect(verdict.errors.map((e) => `${e.field}: ${e.detail}`)).toEqual(["spec: count must be below 10"]);
   });
 
   it("admission policies: the artifact's policies compile on first use, with the folder's failures (each once) and verdicts", async () => {
