@@ -105,6 +105,12 @@ class BlockReader {
   /** Start of the line the reader is on (where columns count from). */
   private line = 0;
   private nodes = 0;
+  /** The line end lineEnd() found last, and the offset it was asked for (no line break lies between them). */
+  private endFrom = -1;
+  private end = -1;
+  /** The line peek() found last, and its indentation. */
+  private peeked = -1;
+  private peekedIndent = 0;
   /** Set by key(): the offset after the key's `:`. */
   private keyEnd = 0;
   /** Set by plainLine(): the end of the line, and whether a comment ended the text. */
@@ -139,18 +145,25 @@ class BlockReader {
 
   // ----- lines ----------------------------------------------------------------------------------
 
+  /** The end of the line holding `p` (its line break, or the text's end). */
   private lineEnd(p: number): number {
+    // A line's end is asked for several times (its key, then its value): the last one found is kept.
+    if (p >= this.endFrom && p <= this.end) return this.end;
     const e = this.s.indexOf("\n", p);
-    return e < 0 ? this.s.length : e;
+    this.endFrom = p;
+    this.end = e < 0 ? this.s.length : e;
+    return this.end;
   }
 
   /** Start of the line after the one holding `p` (the text's length at the end). */
   private nextLine(p: number): number {
-    const e = this.s.indexOf("\n", p);
-    return e < 0 ? this.s.length : e + 1;
+    const e = this.lineEnd(p);
+    return e < this.s.length ? e + 1 : e;
   }
 
   private indentOf(lineStart: number): number {
+    // peek() measured the indentation of the line it found.
+    if (lineStart === this.peeked) return this.peekedIndent;
     let i = lineStart;
     while (this.s.charCodeAt(i) === SPACE) i++;
     return i - lineStart;
@@ -182,11 +195,13 @@ class BlockReader {
       while (s.charCodeAt(i) === SPACE) i++;
       const c = s.charCodeAt(i);
       if (i < s.length && c !== NEWLINE && c !== HASH) {
-        if (i === ls && (s.startsWith("---", ls) || s.startsWith("...", ls))) {
+        if (i === ls && (c === DASH || c === 0x2e) && (s.startsWith("---", ls) || s.startsWith("...", ls))) {
           const after = s.charCodeAt(ls + 3);
           const isMarker = ls + 3 >= s.length || after === SPACE || after === NEWLINE;
           if (isMarker && !(marker && c === DASH)) throw GIVE_UP;
         }
+        this.peeked = ls;
+        this.peekedIndent = i - ls;
         return ls;
       }
       ls = this.nextLine(i);
