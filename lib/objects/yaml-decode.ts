@@ -111,7 +111,8 @@ function splitStream(text: string, firstLine: number): Chunk[] {
   for (let i = 0; i < starts.length; i++) {
     const chunkText = text.slice(starts[i], starts[i + 1]);
     chunks.push({ text: chunkText, line });
-    line += countNewlines(chunkText);
+    // The next chunk's line (the last chunk has none: most files are one document).
+    if (i + 1 < starts.length) line += countNewlines(chunkText);
   }
   return chunks;
 }
