@@ -111,6 +111,9 @@ class BlockReader {
   /** The line peek() found last, and its indentation. */
   private peeked = -1;
   private peekedIndent = 0;
+  /** The plain key start plainKeyEnd() was asked for last, and its answer. */
+  private keyFrom = -1;
+  private keyColon = -1;
   /** Set by key(): the offset after the key's `:`. */
   private keyEnd = 0;
   /** Set by plainLine(): the end of the line, and whether a comment ended the text. */
@@ -329,14 +332,22 @@ class BlockReader {
 
   /** The `:` ending a plain key that starts at `p` on this line, or -1 (none, or a comment comes first). */
   private plainKeyEnd(p: number): number {
+    // isKeyLine() looks for a key's end first, then key() reads the key: the last answer is kept.
+    if (p === this.keyFrom) return this.keyColon;
     const s = this.s;
     const end = this.lineEnd(p);
+    let colon = -1;
     for (let i = p; i < end; i++) {
       const c = s.charCodeAt(i);
-      if (c === COLON && this.isBlankOrEnd(i + 1)) return i;
-      if (c === HASH && i > p && s.charCodeAt(i - 1) === SPACE) return -1;
+      if (c === COLON && this.isBlankOrEnd(i + 1)) {
+        colon = i;
+        break;
+      }
+      if (c === HASH && i > p && s.charCodeAt(i - 1) === SPACE) break;
     }
-    return -1;
+    this.keyFrom = p;
+    this.keyColon = colon;
+    return colon;
   }
 
   /** The closing quote of a one-line quoted scalar starting at `p`, or -1. */
