@@ -175,6 +175,6 @@ export async function publishRun(
     releaseReports(result);
     disposeResult(result);
   }
-  const { objects: _objects, findings: _findings, ...run } = result;
+  const { objects: _objects, findings: _findings, controllerLinks: _links, ...run } = result;
   return { run, written, files: files.map((f) => f.name) };
 }

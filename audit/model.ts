@@ -257,6 +257,11 @@ export interface AuditResult extends AuditRunHeader {
   groups: RunGroups;
   /** Earlier runs at the output prefix, oldest first (history.json), for the reports' trend; absent when unknown. */
   history?: HistoryEntry[];
+  /**
+   * The controller links the spools' reads follow to resolve each controller (audit/controllers.ts), for reading
+   * the spools on another thread; absent when none.
+   */
+  controllerLinks?: [string, string][];
 }
 
 export type FailOn = "violation" | "warning" | "audit" | "never";

@@ -6,6 +6,7 @@
  */
 import { parseRfc3339 } from "#lib";
 import { Comparer, type PreviousReport } from "./compare.js";
+import { ControllerChain } from "./controllers.js";
 import { GroupTally } from "./groups.js";
 import {
   type AuditResult,
@@ -124,6 +125,8 @@ export class RunRecorder {
     const chain = this.chain;
     this.objects.mapOnRead((r) => chain.resolved(r));
     this.findings.mapOnRead((f) => chain.resolved(f));
+    const links = chain.links();
+    if (links.length > 0) run.controllerLinks = links;
     if (facts.previous !== undefined) run.previous = facts.previous;
     if (facts.notes !== undefined && facts.notes.length > 0) run.notes = facts.notes;
     if (this.comparer !== undefined) run.comparison = await this.comparer.result();
@@ -173,48 +176,6 @@ function waiverRecord(w: WaiverInfo, at: number, warnDays: number): WaiverRecord
   if (w.file !== undefined) r.file = w.file;
   if (w.document !== undefined) r.document = w.document;
   return r;
-}
-
-/**
- * The run's `ownerReferences` links, object → its own controller, so that each controller can be followed up to the
- * top of the chain found in the input (a Pod → its ReplicaSet → that ReplicaSet's Deployment). A link is kept within
- * a namespace, as owner references are. Records learnt from shard runs carry the top their shard found, which is
- * itself linked further here, so a merged run resolves as one run would.
- */
-class ControllerChain {
-  private readonly up = new Map<string, string>();
-
-  learn(r: ObjectRecord): void {
-    if (r.object === undefined || r.controller === undefined) return;
-    this.up.set(`${r.object.namespace ?? ""}\0${r.object.kind}/${r.object.name}`, r.controller);
-  }
-
-  /** The top of the chain above `controller` in the namespace (itself when it has no controller in the input). */
-  top(namespace: string | undefined, controller: string): string {
-    let current = controller;
-    // Owner references can form a cycle in a hand-made input: a few links up is all a real chain has.
-    for (let i = 0; i < 16; i++) {
-      const next = this.up.get(`${namespace ?? ""}\0${current}`);
-      if (next === undefined || next === current) break;
-      current = next;
-    }
-    return current;
-  }
-
-  /** A controller group's key (`<namespace>/<Kind>/<name>`, or `<Kind>/<name>`) at the top of its chain. */
-  topOfGroup(group: string): string {
-    const parts = group.split("/");
-    if (parts.length < 3) return this.top(undefined, group);
-    const namespace = parts[0]!;
-    return `${namespace}/${this.top(namespace, parts.slice(1).join("/"))}`;
-  }
-
-  /** The value with its controller resolved (a copy when it changes). */
-  resolved<T extends { controller?: string; object?: { namespace?: string } }>(v: T): T {
-    if (v.controller === undefined) return v;
-    const top = this.top(v.object?.namespace, v.controller);
-    return top === v.controller ? v : { ...v, controller: top };
-  }
 }
 
 /** Gives equal ids within a run a suffix (`<id>-2`, `<id>-3`, in the order seen), so every id is unique. */

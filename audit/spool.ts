@@ -21,6 +21,7 @@ export interface SpoolOptions {
 const WRITE_CHUNK = 1024 * 1024;
 const READ_CHUNK = 1024 * 1024;
 const LINE_FEED = 0x0a;
+const SPOOL_FILE = "values.ndjson";
 
 /** Temporary folders of live spools, removed at exit if a spool was not disposed of (a crash, an early exit). */
 const liveFolders = new Set<string>();
@@ -124,6 +125,16 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
     for (const line of this.lines()) yield map === undefined ? (JSON.parse(line) as T) : map(JSON.parse(line) as T);
   }
 
+  /**
+   * The spool's file, with every value appended so far, when the spool is on disk: another thread reads it with
+   * {@link readSpoolFile} (as long as the spool is not disposed of).
+   */
+  get file(): string | undefined {
+    if (this.folder === undefined) return undefined;
+    this.flush();
+    return join(this.folder, SPOOL_FILE);
+  }
+
   /** The same values, for `for await` and async APIs. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for (const v of this) yield v;
@@ -146,7 +157,7 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
   private moveToDisk(): void {
     const values = this.memory ?? [];
     this.memory = undefined;
-    ({ folder: this.folder, fd: this.fd } = openTempFile(this.directory, "values.ndjson"));
+    ({ folder: this.folder, fd: this.fd } = openTempFile(this.directory, SPOOL_FILE));
     for (const v of values) this.writeLine(JSON.stringify(v));
   }
 
@@ -164,38 +175,54 @@ export class Spool<T> implements Iterable<T>, AsyncIterable<T> {
     writeSync(this.fd, text);
   }
 
-  /**
-   * The JSON lines from the start of the file (read with positioned reads, so several readers can interleave). Each
-   * read is cut after its last line feed and decoded up to there in one piece (a line feed never falls inside a
-   * multi-byte character); the bytes after it move to the front of the buffer, which doubles when one line is longer.
-   */
+  /** The JSON lines from the start of the file. */
   private *lines(): Generator<string> {
     this.flush();
-    const fd = this.fd;
-    if (fd === undefined) return;
-    let buf = Buffer.allocUnsafe(READ_CHUNK);
-    let kept = 0;
-    let position = 0;
-    for (;;) {
-      if (kept === buf.length) {
-        const larger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(larger, 0, 0, kept);
-        buf = larger;
-      }
-      const n = readSync(fd, buf, kept, buf.length - kept, position);
-      if (n === 0) break;
-      position += n;
-      const end = kept + n;
-      const last = buf.lastIndexOf(LINE_FEED, end - 1);
-      if (last < kept) {
-        kept = end;
-        continue;
-      }
-      const text = buf.toString("utf8", 0, last);
-      buf.copy(buf, 0, last + 1, end);
-      kept = end - last - 1;
-      yield* text.split("\n");
+    if (this.fd !== undefined) yield* fileLines(this.fd);
+  }
+}
+
+/**
+ * The JSON lines of a spool file from its start, read with positioned reads (so several readers can interleave).
+ * Each read is cut after its last line feed and decoded up to there in one piece (a line feed never falls inside a
+ * multi-byte character); the bytes after it move to the front of the buffer, which doubles when one line is longer.
+ */
+function* fileLines(fd: number): Generator<string> {
+  let buf = Buffer.allocUnsafe(READ_CHUNK);
+  let kept = 0;
+  let position = 0;
+  for (;;) {
+    if (kept === buf.length) {
+      const larger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(larger, 0, 0, kept);
+      buf = larger;
     }
-    if (kept > 0) yield buf.toString("utf8", 0, kept);
+    const n = readSync(fd, buf, kept, buf.length - kept, position);
+    if (n === 0) break;
+    position += n;
+    const end = kept + n;
+    const last = buf.lastIndexOf(LINE_FEED, end - 1);
+    if (last < kept) {
+      kept = end;
+      continue;
+    }
+    const text = buf.toString("utf8", 0, last);
+    buf.copy(buf, 0, last + 1, end);
+    kept = end - last - 1;
+    yield* text.split("\n");
+  }
+  if (kept > 0) yield buf.toString("utf8", 0, kept);
+}
+
+/**
+ * The values of a spool's file ({@link Spool.file}), read on any thread, each through `map` when given (what the
+ * spool's reads apply: see {@link Spool.mapOnRead}).
+ */
+export function* readSpoolFile<T>(path: string, map?: (value: T) => T): Generator<T> {
+  const fd = openSync(path, "r");
+  try {
+    for (const line of fileLines(fd)) yield map === undefined ? (JSON.parse(line) as T) : map(JSON.parse(line) as T);
+  } finally {
+    closeSync(fd);
   }
 }

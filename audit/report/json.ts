@@ -3,8 +3,10 @@
  * report.schema.json beside this file) and summary.json (the totals alone, for dashboards and `latest.json`).
  * report.json is written as it is read from the run's spools, laid out as `JSON.stringify(run, null, 2)` would.
  */
-import type { AuditResult, AuditRunHeader } from "../model.js";
+import type { AuditResult, AuditRunHeader, Finding, ObjectRecord } from "../model.js";
+import type { JsonThreadData } from "./json-thread.js";
 import { jsonArray, nestedJson, single } from "./stream.js";
+import { fromThread, type ThreadEntry, threadEntry } from "./thread.js";
 import type { ReportWriter } from "./types.js";
 
 /** The members before `objects`, in report order. */
@@ -30,12 +32,20 @@ const TAIL_KEYS = [
   "notes",
 ] as const satisfies readonly (keyof AuditRunHeader)[];
 
-function member(run: AuditResult, key: keyof AuditRunHeader): string | undefined {
+type Member = (typeof HEAD_KEYS)[number] | (typeof TAIL_KEYS)[number];
+
+/** What report.json is written from: the run's members it holds, its objects and its findings. */
+export type JsonRun = Pick<AuditRunHeader, Member> & {
+  objects: Iterable<ObjectRecord>;
+  findings: Iterable<Finding>;
+};
+
+function member(run: JsonRun, key: Member): string | undefined {
   const value = run[key];
   return value === undefined ? undefined : `  ${JSON.stringify(key)}: ${nestedJson(value, 1)}`;
 }
 
-export async function* reportJson(run: AuditResult): AsyncGenerator<string> {
+export async function* reportJson(run: JsonRun): AsyncGenerator<string> {
   const head = HEAD_KEYS.map((k) => member(run, k)).filter((m) => m !== undefined);
   yield `{\n${head.join(",\n")},\n  "objects": `;
   yield* jsonArray(run.objects, 1);
@@ -45,10 +55,31 @@ export async function* reportJson(run: AuditResult): AsyncGenerator<string> {
   yield `,\n${tail.join(",\n")}\n}\n`;
 }
 
+/**
+ * Where and with what report.json of a run is rendered on a thread of its own (thread.ts): when its spools are on
+ * disk (a large run) and a thread can start; undefined otherwise.
+ */
+export function jsonThread(run: AuditResult): { at: ThreadEntry; data: JsonThreadData } | undefined {
+  const objects = run.objects.file;
+  const findings = run.findings.file;
+  const at = threadEntry("json-thread");
+  if (objects === undefined || findings === undefined || at === undefined) return undefined;
+  const header = Object.fromEntries(
+    [...HEAD_KEYS, ...TAIL_KEYS].filter((k) => run[k] !== undefined).map((k) => [k, run[k]]),
+  ) as JsonThreadData["header"];
+  return { at, data: { header, objects, findings, controllerLinks: run.controllerLinks ?? [] } };
+}
+
+/** report.json of a run, on its own thread when it can be (the bytes are the same). */
+export function reportJsonFile(run: AuditResult): AsyncGenerator<string | Uint8Array> {
+  const thread = jsonThread(run);
+  return thread === undefined ? reportJson(run) : fromThread(thread.at, { ...thread.data });
+}
+
 export const jsonWriter: ReportWriter = {
   name: "json",
   render(run) {
-    return [{ name: "report.json", chunks: () => reportJson(run), contentType: "application/json" }];
+    return [{ name: "report.json", chunks: () => reportJsonFile(run), contentType: "application/json" }];
   },
 };
 

@@ -103,7 +103,10 @@ export function releaseShared(run: AuditResult): void {
 
 /** Text on its way to the text spools' files held at most while the pass reads on. */
 const WRITING_BYTES = 16 * 1024 * 1024;
-/** The pass lets the text spools' writes go on every this many documents. */
+/**
+ * Every this many documents the pass lets the event loop run (the text spools' writes complete, the other files'
+ * writing and report.json's thread go on), and waits for the writes when too much text is on its way to disk.
+ */
 const DOCUMENTS_PER_STEP = 256;
 
 async function gather(run: AuditResult, collects: readonly Collect<unknown>[], state: RunState): Promise<unknown[]> {
@@ -127,7 +130,10 @@ async function gather(run: AuditResult, collects: readonly Collect<unknown>[], s
   for (const { record, findings } of objectsWithFindings(run, finding)) {
     for (const f of findings) finding(f);
     for (const c of onObject) c.object!(record, findings);
-    if (++n % DOCUMENTS_PER_STEP === 0) await textSpoolWrites(WRITING_BYTES);
+    if (++n % DOCUMENTS_PER_STEP === 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await textSpoolWrites(WRITING_BYTES);
+    }
   }
   const results: unknown[] = [];
   for (const c of collectors) results.push(await c.result());

@@ -11,8 +11,10 @@ import { disposeResult } from "../../../../audit/recorder.js";
 import { csvCell, escapeHtml, escapeXml } from "../../../../audit/report/escape.js";
 import { renderHtml } from "../../../../audit/report/html.js";
 import { REPORT_FORMATS, releaseReports, renderReports } from "../../../../audit/report/index.js";
+import { jsonThread } from "../../../../audit/report/json.js";
 import { renderPolicyReports } from "../../../../audit/report/policy-report.js";
 import { textOf } from "../../../../audit/report/stream.js";
+import { fromThread } from "../../../../audit/report/thread.js";
 import { parseDocuments } from "../../../../lib/index.js";
 import { auditFixture } from "../audit-fixture.js";
 import { type Schema, validateSchema } from "./json-schema.js";
@@ -67,6 +69,21 @@ describe("reports from spools on disk", () => {
       expect(reads).toEqual({ objects: 1, findings: 2 });
     } finally {
       releaseReports(onDisk);
+      disposeResult(onDisk);
+    }
+  });
+
+  it("report.json of a run on disk is rendered on a thread of its own, byte for byte the same", async () => {
+    const onDisk = await auditFixture({ previous: true, compareWith, spool: { memoryItems: 0 }, waivers: true });
+    try {
+      expect(jsonThread(run)).toBeUndefined();
+      const thread = jsonThread(onDisk);
+      expect(thread).toBeDefined();
+      expect(await textOf(fromThread(thread!.at, { ...thread!.data }))).toBe(byName.get("report.json"));
+      // A thread that fails (here: its spool files are gone) fails the file with its error.
+      disposeResult(onDisk);
+      await expect(textOf(fromThread(thread!.at, { ...thread!.data }))).rejects.toThrow(/ENOENT/);
+    } finally {
       disposeResult(onDisk);
     }
   });
