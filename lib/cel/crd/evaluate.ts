@@ -66,12 +66,17 @@ interface WalkNode {
 /** The walk of each program from the root it was last evaluated on (a program is always evaluated on one). */
 const walks = new WeakMap<CelVersionProgram, { root: SchemaNode; walk: WalkNode | undefined }>();
 
+/** The program last walked, its root and walk: consecutive objects are often of one kind. */
+let last: { program: CelVersionProgram; root: SchemaNode; walk: WalkNode | undefined } | undefined;
+
 function walkNodeOf(program: CelVersionProgram, root: SchemaNode): WalkNode | undefined {
+  if (last !== undefined && last.program === program && last.root === root) return last.walk;
   let w = walks.get(program);
   if (w === undefined || w.root !== root) {
     w = { root, walk: buildWalk(program, root) };
     walks.set(program, w);
   }
+  last = { program, root, walk: w.walk };
   return w.walk;
 }
 
