@@ -16,6 +16,7 @@
  */
 
 import { RE2JS } from "re2js";
+import { dfaTestOf } from "./regexp-dfa.js";
 
 /** A compiled pattern. */
 export interface CompiledPattern {
@@ -78,9 +79,10 @@ function compileUncached(source: string): CompiledPattern | PatternError {
     // API server would not have accepted.
     return { error: e instanceof Error ? e.message : String(e) };
   }
+  const dfa = dfaTestOf(re);
   return {
     source,
-    test: (value: string) => re.test(value),
+    test: dfa === undefined ? (value: string) => re.test(value) : (value: string) => dfa(value) ?? re.test(value),
     find: (value: string) => {
       const m = re.matcher(value);
       return m.find() ? (m.group() ?? "") : undefined;
