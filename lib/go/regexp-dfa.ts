@@ -7,7 +7,8 @@
  * itself).
  *
  * Programs with empty-width assertions other than `^`/`$` of the whole text (`\b`, `(?m)` line anchors),
- * lookbehinds, or more states than {@link MAX_STATES} are left to re2js (`dfaTest` returns undefined).
+ * lookbehinds, or more states than {@link MAX_STATES} are left to re2js (`dfaTest` returns undefined); so are
+ * tests that would need a new state once the process holds {@link MAX_TOTAL_STATES}.
  *
  * re2js internals used (re2js is pinned; test/unit/lib/go/regexp-dfa.test.ts checks them): a compiled RE2JS holds
  * its RE2 in `re2Input`, whose `prog` has `inst` (the instructions: `op`, `out`, `arg`, `runes`, `matchRune`),
@@ -32,6 +33,17 @@ const END_TEXT = 8;
 
 /** The most DFA states one pattern builds; past it the pattern's tests go to re2js. */
 const MAX_STATES = 512;
+
+/**
+ * The most DFA states all patterns of the process build (each about 1 KB): past it, patterns without a DFA state
+ * for what they read go to re2js. Bounds the memory of many patterns fed adversarial text.
+ */
+const MAX_TOTAL_STATES = 50_000;
+
+/** Code points other than ASCII whose next state one state remembers; others are worked out each time. */
+const MAX_OTHER_TRANSITIONS = 256;
+
+let totalStates = 0;
 
 interface Inst {
   readonly op: number;
@@ -145,12 +157,13 @@ class Dfa {
     const key = ids.join(",");
     let next = this.states.get(key);
     if (next === undefined) {
-      if (this.states.size >= MAX_STATES) return undefined;
+      if (this.states.size >= MAX_STATES || totalStates >= MAX_TOTAL_STATES) return undefined;
       next = this.make(ids, 0);
       this.states.set(key, next);
+      totalStates++;
     }
     if (r < 128) state.ascii[r] = next;
-    else state.other.set(r, next);
+    else if (state.other.size < MAX_OTHER_TRANSITIONS) state.other.set(r, next);
     return next;
   }
 }
