@@ -20,7 +20,7 @@ import {
   validateObjectMeta,
   validateObjectMetaUpdate,
 } from "../schema/objectmeta.js";
-import { pruneNonNullableNulls, pruneUnknownFields } from "../schema/prune.js";
+import { prunedCopy } from "../schema/prune.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { validateValue } from "../schema/validate.js";
 import type { CompiledCrd, CompiledCrdVersion } from "./compile.js";
@@ -67,24 +67,28 @@ interface Decoded {
   unknown: string[];
 }
 
-/** Decoding as customresource_handler does it: metadata coercion, pruning, nulls, defaulting. */
+/**
+ * Decoding as customresource_handler does it: metadata coercion, pruning, nulls, defaulting, on a private copy
+ * (the copy is pruned as it is made: schema/prune.ts).
+ */
 function decode(input: Record<string, unknown>, schema: SchemaNode | null): Decoded {
-  const obj = deepCopyJson(input);
   const unknown: string[] = [];
-  if (isMapping(obj.metadata)) {
-    for (const k of Object.keys(obj.metadata)) {
-      if (!OBJECT_META_FIELDS.has(k)) {
-        unknown.push(`metadata.${k}`);
-        delete obj.metadata[k];
-      }
+  let source = input;
+  if (isMapping(input.metadata)) {
+    const metadata = input.metadata;
+    const extra = Object.keys(metadata).filter((k) => !OBJECT_META_FIELDS.has(k));
+    if (extra.length > 0) {
+      for (const k of extra) unknown.push(`metadata.${k}`);
+      const kept: Record<string, unknown> = { ...metadata };
+      for (const k of extra) delete kept[k];
+      source = { ...input, metadata: kept };
     }
   }
-  if (schema !== null) {
-    const pruned = pruneUnknownFields(obj, schema).sort();
-    appendAll(unknown, pruned);
-    pruneNonNullableNulls(obj, schema);
-    applyDefaults(obj, schema);
-  }
+  if (schema === null) return { obj: deepCopyJson(source), unknown };
+  const { value, pruned } = prunedCopy(source, schema);
+  const obj = value as Record<string, unknown>;
+  appendAll(unknown, pruned.sort());
+  applyDefaults(obj, schema);
   return { obj, unknown };
 }
 

@@ -1,29 +1,99 @@
 /**
  * Pruning of unknown fields and dropping of non-nullable nulls, as the API server does while decoding a custom
- * resource (apiextensions-apiserver schema/pruning and schema/defaulting/prunenulls). Both mutate the object in
- * place; callers pass a private copy.
+ * resource (apiextensions-apiserver schema/pruning and schema/defaulting/prunenulls), on a private copy that is
+ * pruned as it is made: in one pass, what a deep copy, then the pruning pass, then the null pass give, without
+ * deleting from the copy (which would leave its objects in V8's slow dictionary form).
+ *
+ * The pruning pass removes fields the schema does not know and names them (`spec.x`, `spec.items[0].y`,
+ * `spec.map.key.z`) for the `unknown field "<path>"` warnings; under `x-kubernetes-preserve-unknown-fields` they
+ * stay (their known fields are still pruned inside); the resource root and every embedded resource keep string
+ * `apiVersion`/`kind` and an object `metadata` as they are. The null pass drops object properties and map values
+ * that are null where the schema is not nullable and has no (non-null) default; null array items stay (they fail
+ * the type check later). Each value is visited once with the schema both passes give it.
  */
 import type { SchemaNode } from "./structural.js";
+
+/** How the pruning pass treats a value: prune() (unknown fields go), skipPrune() (they stay), or not at all. */
+type Mode = "prune" | "skip" | "none";
+
+/** The copy, and the paths of the fields pruned (in the order the pruning pass finds them). */
+export function prunedCopy(x: unknown, schema: SchemaNode | null): { value: unknown; pruned: string[] } {
+  const w: PruneWalk = { segments: [], out: [] };
+  const value = copy(x, schema, "prune", true, w);
+  return { value, pruned: w.out };
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
- * Removes fields the schema does not know and returns their paths (`spec.x`, `spec.items[0].y`, `spec.map.key.z`)
- * for the `unknown field "<path>"` warnings. The resource root (and every embedded resource) keeps string
- * `apiVersion`/`kind` and an object `metadata` untouched.
+ * The copy of `x`: `s` is the schema of both passes where the pruning pass runs (`mode` prune or skip), the null
+ * pass's otherwise (null: no schema, nothing dropped).
  */
-export function pruneUnknownFields(obj: unknown, schema: SchemaNode | null): string[] {
-  const out: string[] = [];
-  prune(obj, schema, { segments: [], out }, true);
+function copy(x: unknown, s: SchemaNode | null, mode: Mode, isEmbedded: boolean, w: PruneWalk): unknown {
+  if (typeof x !== "object" || x === null) return x;
+  let embedded = isEmbedded;
+  if (mode === "prune" && s?.preserveUnknownFields === true) {
+    mode = "skip";
+    embedded = isEmbedded || s.embeddedResource;
+  }
+  if (Array.isArray(x)) return copyItems(x, s, mode, w);
+  if (mode === "prune") embedded = isEmbedded || s?.embeddedResource === true;
+  const out: Record<string, unknown> = {};
+  const obj = x as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    const prop = s?.properties?.get(k);
+    const ap = s === null ? null : s.additionalProperties;
+    let childMode: Mode;
+    const child: SchemaNode | null = prop ?? ap;
+    if (mode === "prune") {
+      if (embedded && keepsMeta(k, v)) childMode = "none";
+      else if (child !== null) childMode = "prune";
+      else {
+        w.out.push(fieldPath(w, k));
+        continue;
+      }
+    } else if (mode === "skip") {
+      childMode =
+        embedded && (k === "apiVersion" || k === "kind" || k === "metadata")
+          ? "none"
+          : child !== null
+            ? "prune"
+            : "none";
+    } else childMode = "none";
+    // pruneNonNullableNulls: a null whose schema is not nullable and has no default goes.
+    if (v === null && child !== null && !child.nullable && !hasNonNullDefault(child)) continue;
+    if (childMode === "none") {
+      out[k] = copy(v, child, "none", false, w);
+      continue;
+    }
+    w.segments.push(k);
+    out[k] = copy(v, child, childMode, false, w);
+    w.segments.pop();
+  }
   return out;
 }
 
-/**
- * Where a walk is: the segments of the path to the current value (a key, or an item's index), turned into text
- * only for a pruned field, and the pruned fields found so far.
- */
+function copyItems(x: unknown[], s: SchemaNode | null, mode: Mode, w: PruneWalk): unknown[] {
+  const out = new Array<unknown>(x.length);
+  // prune(): the items schema or none; skipPrune(): the items schema, or the items stay as they are
+  const items = s === null ? null : s.items;
+  const itemMode: Mode = mode === "skip" && items === null ? "none" : mode;
+  for (let i = 0; i < x.length; i++) {
+    if (itemMode === "none") {
+      out[i] = copy(x[i], items, "none", false, w);
+      continue;
+    }
+    w.segments.push(i);
+    out[i] = copy(x[i], items, itemMode, false, w);
+    w.segments.pop();
+  }
+  return out;
+}
+
+/** Where the copy is: the path of the current value as segments (a key, or an item's index), and the pruned fields. */
 interface PruneWalk {
   readonly segments: (string | number)[];
   readonly out: string[];
@@ -40,77 +110,6 @@ function keepsMeta(k: string, v: unknown): boolean {
   if (k === "apiVersion" || k === "kind") return typeof v === "string";
   if (k === "metadata") return isRecord(v);
   return false;
-}
-
-/** Prunes the value of the field `k` of the current value, under its schema. */
-function pruneChild(v: unknown, s: SchemaNode, w: PruneWalk, segment: string | number, skip: boolean): void {
-  w.segments.push(segment);
-  if (skip) skipPrune(v, s, w, false);
-  else prune(v, s, w, false);
-  w.segments.pop();
-}
-
-function prune(x: unknown, s: SchemaNode | null, w: PruneWalk, isEmbedded: boolean): void {
-  if (s?.preserveUnknownFields) {
-    skipPrune(x, s, w, isEmbedded || s.embeddedResource);
-    return;
-  }
-  if (isRecord(x)) {
-    const embedded = isEmbedded || s?.embeddedResource;
-    for (const k of Object.keys(x)) {
-      const v = x[k];
-      if (embedded && keepsMeta(k, v)) continue;
-      const prop = s?.properties?.get(k);
-      if (prop !== undefined) {
-        pruneChild(v, prop, w, k, false);
-      } else if (s !== null && s.additionalProperties !== null) {
-        pruneChild(v, s.additionalProperties, w, k, false);
-      } else {
-        w.out.push(fieldPath(w, k));
-        delete x[k];
-      }
-    }
-  } else if (Array.isArray(x)) {
-    const items = s === null ? null : s.items;
-    for (let i = 0; i < x.length; i++) {
-      w.segments.push(i);
-      prune(x[i], items, w, false);
-      w.segments.pop();
-    }
-  }
-}
-
-function skipPrune(x: unknown, s: SchemaNode, w: PruneWalk, embedded: boolean): void {
-  if (isRecord(x)) {
-    for (const k of Object.keys(x)) {
-      const v = x[k];
-      if (embedded && (k === "apiVersion" || k === "kind" || k === "metadata")) continue;
-      const prop = s.properties?.get(k);
-      if (prop !== undefined) pruneChild(v, prop, w, k, false);
-      else if (s.additionalProperties !== null) pruneChild(v, s.additionalProperties, w, k, false);
-    }
-  } else if (Array.isArray(x) && s.items !== null) {
-    for (let i = 0; i < x.length; i++) pruneChild(x[i], s.items, w, i, true);
-  }
-}
-
-/**
- * Drops object properties (and map values) whose value is null, whose schema is not nullable and has no (non-null)
- * default. Null array items are kept (they fail the type check later).
- */
-export function pruneNonNullableNulls(x: unknown, s: SchemaNode | null): void {
-  if (s === null) return;
-  if (isRecord(x)) {
-    for (const k of Object.keys(x)) {
-      const v = x[k];
-      const prop = s.properties?.get(k) ?? s.additionalProperties;
-      if (prop === null || prop === undefined) continue;
-      if (v === null && !prop.nullable && !hasNonNullDefault(prop)) delete x[k];
-      else pruneNonNullableNulls(v, prop);
-    }
-  } else if (Array.isArray(x)) {
-    for (const v of x) pruneNonNullableNulls(v, s.items);
-  }
 }
 
 export function hasNonNullDefault(s: SchemaNode): boolean {

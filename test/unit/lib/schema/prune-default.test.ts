@@ -1,11 +1,11 @@
 /**
  * Decoding a custom resource as the API server does (lib/schema/prune.ts, default.ts): unknown fields pruned with
- * their paths, non-nullable nulls dropped, defaults applied (also inside defaults, list items and map values), and
- * nothing changed where no schema below has a default.
+ * their paths, non-nullable nulls dropped (on a copy: the input is left as it is), defaults applied (also inside
+ * defaults, list items and map values), and nothing changed where no schema below has a default.
  */
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../../lib/schema/default.js";
-import { pruneNonNullableNulls, pruneUnknownFields } from "../../../../lib/schema/prune.js";
+import { prunedCopy } from "../../../../lib/schema/prune.js";
 import { type CompileIssue, compileSchema, type SchemaNode } from "../../../../lib/schema/structural.js";
 
 function schema(raw: unknown): SchemaNode {
@@ -42,7 +42,7 @@ const SCHEMA = schema({
 
 describe("pruning unknown fields", () => {
   it("removes them and names each with its path", () => {
-    const obj = {
+    const input = {
       spec: {
         name: "a",
         extra: 1,
@@ -53,17 +53,14 @@ describe("pruning unknown fields", () => {
       top: 2,
       embedded: { apiVersion: "v1", kind: "K", metadata: { name: "n" }, spec: "s", other: 1 },
     };
-    expect(pruneUnknownFields(obj, SCHEMA)).toEqual([
-      "spec.extra",
-      "spec.items[0].bogus",
-      "spec.plain.z",
-      "top",
-      "embedded.other",
-    ]);
-    expect(obj).toEqual({
+    const before = structuredClone(input);
+    const { value, pruned } = prunedCopy(input, SCHEMA);
+    expect(pruned).toEqual(["spec.extra", "spec.items[0].bogus", "spec.plain.z", "top", "embedded.other"]);
+    expect(value).toEqual({
       spec: { name: "a", items: [{ port: 1 }, { host: "h" }], labels: { "[x": "y" }, plain: { a: "s" } },
       embedded: { apiVersion: "v1", kind: "K", metadata: { name: "n" }, spec: "s" },
     });
+    expect(input).toEqual(before);
   });
 
   it("names a field under a map key by the key as written", () => {
@@ -73,13 +70,13 @@ describe("pruning unknown fields", () => {
         m: { type: "object", additionalProperties: { type: "object", properties: { k: { type: "string" } } } },
       },
     });
-    expect(pruneUnknownFields({ m: { "[x": { u: 1 }, "0": { v: 2 } } }, s)).toEqual(["m.0.v", "m.[x.u"]);
+    expect(prunedCopy({ m: { "[x": { u: 1 }, "0": { v: 2 } } }, s).pruned).toEqual(["m.0.v", "m.[x.u"]);
   });
 });
 
 describe("nulls and defaults", () => {
   it("drops non-nullable nulls and applies defaults, also inside defaults, items and map values", () => {
-    const obj: Record<string, unknown> = {
+    const input = {
       spec: {
         name: null,
         mode: null,
@@ -88,7 +85,7 @@ describe("nulls and defaults", () => {
         plain: { a: null, b: null },
       },
     };
-    pruneNonNullableNulls(obj, SCHEMA);
+    const obj = prunedCopy(input, SCHEMA).value as Record<string, unknown>;
     applyDefaults(obj, SCHEMA);
     expect(obj).toEqual({
       spec: {
