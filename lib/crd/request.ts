@@ -11,7 +11,8 @@ import { Path } from "../field/path.js";
 import { appendAll } from "../objects/append.js";
 import { isMapping } from "../objects/mapping.js";
 import type { Operation } from "../policy/types.js";
-import { applyDefaults, deepCopyJson } from "../schema/default.js";
+import { decodedCopy } from "../schema/decode.js";
+import { deepCopyJson } from "../schema/default.js";
 import { validateListSetsAndMaps } from "../schema/list-type.js";
 import {
   nameIsDNSSubdomain,
@@ -20,7 +21,6 @@ import {
   validateObjectMeta,
   validateObjectMetaUpdate,
 } from "../schema/objectmeta.js";
-import { prunedCopy } from "../schema/prune.js";
 import type { SchemaNode } from "../schema/structural.js";
 import { validateValue } from "../schema/validate.js";
 import type { CompiledCrd, CompiledCrdVersion } from "./compile.js";
@@ -69,7 +69,7 @@ interface Decoded {
 
 /**
  * Decoding as customresource_handler does it: metadata coercion, pruning, nulls, defaulting, on a private copy
- * (the copy is pruned as it is made: schema/prune.ts).
+ * (the copy is decoded as it is made: schema/decode.ts).
  */
 function decode(input: Record<string, unknown>, schema: SchemaNode | null): Decoded {
   const unknown: string[] = [];
@@ -85,11 +85,9 @@ function decode(input: Record<string, unknown>, schema: SchemaNode | null): Deco
     }
   }
   if (schema === null) return { obj: deepCopyJson(source), unknown };
-  const { value, pruned } = prunedCopy(source, schema);
-  const obj = value as Record<string, unknown>;
+  const { value, pruned } = decodedCopy(source, schema);
   appendAll(unknown, pruned.sort());
-  applyDefaults(obj, schema);
-  return { obj, unknown };
+  return { obj: value as Record<string, unknown>, unknown };
 }
 
 function hasAnyListTypeError(version: CompiledCrdVersion, obj: unknown, ctx: ErrorContext): boolean {

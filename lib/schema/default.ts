@@ -3,7 +3,6 @@
  * non-nullable null properties, array items and map values, receive a deep copy of their schema's default;
  * defaults inside defaulted values apply too. Mutates in place.
  */
-import { hasNonNullDefault } from "./prune.js";
 import type { SchemaNode } from "./structural.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -19,7 +18,28 @@ export function deepCopyJson<T>(v: T): T {
   return out as T;
 }
 
-function isNonNullableNull(x: unknown, s: SchemaNode | null): boolean {
+export function hasNonNullDefault(s: SchemaNode): boolean {
+  return s.hasDefault && s.default !== null && s.default !== undefined;
+}
+
+/** A deep copy of a schema's default, with the defaults inside it applied (`s` has a non-null default). */
+export function defaultedValue(s: SchemaNode): unknown {
+  const v = deepCopyJson(s.default);
+  applyDefaults(v, s);
+  return v;
+}
+
+/**
+ * Applies a node's property defaults to an object whose properties are defaulted already: an absent property, or a
+ * non-nullable null one, gets its default (as applyDefaults does before it goes down into the properties).
+ */
+export function applyPropertyDefaults(x: Record<string, unknown>, s: SchemaNode): void {
+  for (const [k, prop] of defaultsPlan(s).defaulted) {
+    if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = defaultedValue(prop);
+  }
+}
+
+export function isNonNullableNull(x: unknown, s: SchemaNode | null): boolean {
   return x === null && s !== null && !s.nullable;
 }
 

@@ -1,12 +1,12 @@
 /**
- * lib/schema/prune.ts prunedCopy against the API server's passes as separate in-place steps (written out below as
- * the reference: a deep copy, then pruning, then the null pass), on fuzzed schemas and objects: the same value, the
- * same key order, the same pruned paths, and the input left as it was.
+ * lib/schema/decode.ts decodedCopy against the API server's passes as separate in-place steps (written out below as
+ * the reference: a deep copy, then pruning, then the null pass, then defaulting), on fuzzed schemas and objects:
+ * the same value, the same key order, the same pruned paths, and the input left as it was.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deepCopyJson } from "../../lib/schema/default.js";
-import { hasNonNullDefault, prunedCopy } from "../../lib/schema/prune.js";
+import { decodedCopy } from "../../lib/schema/decode.js";
+import { deepCopyJson, hasNonNullDefault } from "../../lib/schema/default.js";
 import { compileSchema, type SchemaNode } from "../../lib/schema/structural.js";
 import { runs, SEED, timeout } from "./budget.js";
 
@@ -63,6 +63,31 @@ function pruneNulls(x: unknown, s: SchemaNode | null): void {
   } else if (Array.isArray(x)) for (const v of x) pruneNulls(v, s.items);
 }
 
+function applyDefaults(x: unknown, s: SchemaNode | null): void {
+  if (s === null) return;
+  const nonNullableNull = (v: unknown, t: SchemaNode) => v === null && !t.nullable;
+  if (isRecord(x)) {
+    for (const [k, prop] of s.properties ?? []) {
+      if (hasNonNullDefault(prop) && (!(k in x) || nonNullableNull(x[k], prop))) x[k] = deepCopyJson(prop.default);
+    }
+    for (const k of Object.keys(x)) {
+      const prop = s.properties?.get(k);
+      if (prop !== undefined) applyDefaults(x[k], prop);
+      else if (s.additionalProperties !== null) {
+        const ap = s.additionalProperties;
+        if (nonNullableNull(x[k], ap) && hasNonNullDefault(ap)) x[k] = deepCopyJson(ap.default);
+        applyDefaults(x[k], ap);
+      }
+    }
+  } else if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      if (s.items !== null && nonNullableNull(x[i], s.items) && hasNonNullDefault(s.items))
+        x[i] = deepCopyJson(s.items.default);
+      applyDefaults(x[i], s.items);
+    }
+  }
+}
+
 // Fuzzed schemas (objects, maps, lists, scalars; preserved unknown fields, embedded resources, nullable, defaults)
 // and values made from them: the declared fields, unknown ones, and nulls.
 
@@ -81,14 +106,14 @@ const schema: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie) => ({
         type: fc.constant("object"),
         properties: fc.dictionary(names, tie("node"), { minKeys: 1, maxKeys: 4 }),
         nullable: fc.boolean(),
-        default: fc.constantFrom(undefined, {}, null),
+        default: fc.constantFrom(undefined, {}, null, { a: "d" }, { spec: null }),
         "x-kubernetes-preserve-unknown-fields": fc.boolean(),
         "x-kubernetes-embedded-resource": fc.boolean(),
       },
       { requiredKeys: ["type", "properties"] },
     ),
     fc.record({ type: fc.constant("object"), additionalProperties: tie("node"), nullable: fc.boolean() }),
-    fc.record({ type: fc.constant("array"), items: tie("node") }),
+    fc.record({ type: fc.constant("array"), items: tie("node"), default: fc.constantFrom(undefined, [], ["d"]) }),
     fc.record({ type: fc.constant("array"), "x-kubernetes-preserve-unknown-fields": fc.constant(true) }),
   ),
 })).node as fc.Arbitrary<Record<string, unknown>>;
@@ -134,9 +159,9 @@ function valueFor(raw: Record<string, unknown>, depth = 0): fc.Arbitrary<unknown
   );
 }
 
-describe("prunedCopy", () => {
+describe("decodedCopy", () => {
   it(
-    "gives what a deep copy, the pruning pass and the null pass give",
+    "gives what a deep copy, the pruning pass, the null pass and the default pass give",
     () => {
       fc.assert(
         fc.property(
@@ -148,7 +173,8 @@ describe("prunedCopy", () => {
             const wantPruned: string[] = [];
             prune(want, s, "", true, wantPruned);
             pruneNulls(want, s);
-            const got = prunedCopy(x, s);
+            applyDefaults(want, s);
+            const got = decodedCopy(x, s);
             expect(JSON.stringify(got.value)).toBe(JSON.stringify(want));
             expect(got.pruned).toEqual(wantPruned);
             expect(JSON.stringify(x)).toBe(before);

@@ -1,11 +1,10 @@
 /**
- * Decoding a custom resource as the API server does (lib/schema/prune.ts, default.ts): unknown fields pruned with
+ * Decoding a custom resource as the API server does (lib/schema/decode.ts): unknown fields pruned with
  * their paths, non-nullable nulls dropped (on a copy: the input is left as it is), defaults applied (also inside
  * defaults, list items and map values), and nothing changed where no schema below has a default.
  */
 import { describe, expect, it } from "vitest";
-import { applyDefaults } from "../../../../lib/schema/default.js";
-import { prunedCopy } from "../../../../lib/schema/prune.js";
+import { decodedCopy } from "../../../../lib/schema/decode.js";
 import { type CompileIssue, compileSchema, type SchemaNode } from "../../../../lib/schema/structural.js";
 
 function schema(raw: unknown): SchemaNode {
@@ -54,10 +53,17 @@ describe("pruning unknown fields", () => {
       embedded: { apiVersion: "v1", kind: "K", metadata: { name: "n" }, spec: "s", other: 1 },
     };
     const before = structuredClone(input);
-    const { value, pruned } = prunedCopy(input, SCHEMA);
+    const { value, pruned } = decodedCopy(input, SCHEMA);
     expect(pruned).toEqual(["spec.extra", "spec.items[0].bogus", "spec.plain.z", "top", "embedded.other"]);
     expect(value).toEqual({
-      spec: { name: "a", items: [{ port: 1 }, { host: "h" }], labels: { "[x": "y" }, plain: { a: "s" } },
+      spec: {
+        name: "a",
+        items: [{ port: 1 }, { host: "h", port: 80 }],
+        labels: { "[x": "y" },
+        plain: { a: "s" },
+        mode: "auto",
+        nested: { inner: { level: 3 } },
+      },
       embedded: { apiVersion: "v1", kind: "K", metadata: { name: "n" }, spec: "s" },
     });
     expect(input).toEqual(before);
@@ -70,7 +76,7 @@ describe("pruning unknown fields", () => {
         m: { type: "object", additionalProperties: { type: "object", properties: { k: { type: "string" } } } },
       },
     });
-    expect(prunedCopy({ m: { "[x": { u: 1 }, "0": { v: 2 } } }, s).pruned).toEqual(["m.0.v", "m.[x.u"]);
+    expect(decodedCopy({ m: { "[x": { u: 1 }, "0": { v: 2 } } }, s).pruned).toEqual(["m.0.v", "m.[x.u"]);
   });
 });
 
@@ -85,8 +91,7 @@ describe("nulls and defaults", () => {
         plain: { a: null, b: null },
       },
     };
-    const obj = prunedCopy(input, SCHEMA).value as Record<string, unknown>;
-    applyDefaults(obj, SCHEMA);
+    const obj = decodedCopy(input, SCHEMA).value as Record<string, unknown>;
     expect(obj).toEqual({
       spec: {
         mode: "auto",
@@ -99,12 +104,10 @@ describe("nulls and defaults", () => {
     expect(Object.keys(obj.spec as object)).toEqual(["mode", "items", "labels", "plain", "nested"]);
   });
 
-  it("leaves a value without defaults below it as it is", () => {
+  it("copies a value without defaults below it as it is", () => {
     const plain = { a: "s" };
-    const obj = { spec: { plain, nested: { inner: {} } } };
-    applyDefaults(obj, SCHEMA);
-    expect(obj.spec.plain).toBe(plain);
-    expect(obj.spec.plain).toEqual({ a: "s" });
+    const obj = decodedCopy({ spec: { plain, nested: { inner: {} } } }, SCHEMA).value as { spec: { plain: unknown } };
+    expect(obj.spec.plain).not.toBe(plain);
     expect(obj.spec).toEqual({ mode: "auto", plain: { a: "s" }, nested: { inner: { level: 3 } } });
   });
 });

@@ -1,23 +1,27 @@
 /**
- * Pruning of unknown fields and dropping of non-nullable nulls, as the API server does while decoding a custom
- * resource (apiextensions-apiserver schema/pruning and schema/defaulting/prunenulls), on a private copy that is
- * pruned as it is made: in one pass, what a deep copy, then the pruning pass, then the null pass give, without
- * deleting from the copy (which would leave its objects in V8's slow dictionary form).
+ * Decoding a custom resource's body as the API server does (apiextensions-apiserver schema/pruning,
+ * schema/defaulting/prunenulls and schema/defaulting): pruning of unknown fields, dropping of non-nullable nulls,
+ * defaulting, on a private copy that is decoded as it is made: in one pass, what a deep copy, then the pruning
+ * pass, then the null pass, then the default pass give, without deleting from the copy (which would leave its
+ * objects in V8's slow dictionary form).
  *
  * The pruning pass removes fields the schema does not know and names them (`spec.x`, `spec.items[0].y`,
  * `spec.map.key.z`) for the `unknown field "<path>"` warnings; under `x-kubernetes-preserve-unknown-fields` they
  * stay (their known fields are still pruned inside); the resource root and every embedded resource keep string
  * `apiVersion`/`kind` and an object `metadata` as they are. The null pass drops object properties and map values
  * that are null where the schema is not nullable and has no (non-null) default; null array items stay (they fail
- * the type check later). Each value is visited once with the schema both passes give it.
+ * the type check later). The default pass (default.ts) gives an absent or non-nullable null property, map value or
+ * item its schema's default, with the defaults inside it. Each value is visited once with the schema the passes
+ * give it (they give the same one: the property's, else the map value's, else the item's).
  */
+import { applyPropertyDefaults, defaultedValue, hasNonNullDefault } from "./default.js";
 import type { SchemaNode } from "./structural.js";
 
 /** How the pruning pass treats a value: prune() (unknown fields go), skipPrune() (they stay), or not at all. */
 type Mode = "prune" | "skip" | "none";
 
 /** The copy, and the paths of the fields pruned (in the order the pruning pass finds them). */
-export function prunedCopy(x: unknown, schema: SchemaNode | null): { value: unknown; pruned: string[] } {
+export function decodedCopy(x: unknown, schema: SchemaNode | null): { value: unknown; pruned: string[] } {
   const w: PruneWalk = { segments: [], out: [] };
   const value = copy(x, schema, "prune", true, w);
   return { value, pruned: w.out };
@@ -63,8 +67,15 @@ function copy(x: unknown, s: SchemaNode | null, mode: Mode, isEmbedded: boolean,
             ? "prune"
             : "none";
     } else childMode = "none";
-    // pruneNonNullableNulls: a null whose schema is not nullable and has no default goes.
-    if (v === null && child !== null && !child.nullable && !hasNonNullDefault(child)) continue;
+    if (v === null && child !== null && !child.nullable) {
+      // The null pass drops it unless it has a default; the default pass gives a map value its default here (a
+      // property's below, with the absent ones).
+      if (!hasNonNullDefault(child)) continue;
+      if (prop === undefined) {
+        out[k] = defaultedValue(child);
+        continue;
+      }
+    }
     if (childMode === "none") {
       out[k] = copy(v, child, "none", false, w);
       continue;
@@ -73,6 +84,7 @@ function copy(x: unknown, s: SchemaNode | null, mode: Mode, isEmbedded: boolean,
     out[k] = copy(v, child, childMode, false, w);
     w.segments.pop();
   }
+  if (s !== null) applyPropertyDefaults(out, s);
   return out;
 }
 
@@ -82,6 +94,10 @@ function copyItems(x: unknown[], s: SchemaNode | null, mode: Mode, w: PruneWalk)
   const items = s === null ? null : s.items;
   const itemMode: Mode = mode === "skip" && items === null ? "none" : mode;
   for (let i = 0; i < x.length; i++) {
+    if (x[i] === null && items !== null && !items.nullable && hasNonNullDefault(items)) {
+      out[i] = defaultedValue(items);
+      continue;
+    }
     if (itemMode === "none") {
       out[i] = copy(x[i], items, "none", false, w);
       continue;
@@ -110,8 +126,4 @@ function keepsMeta(k: string, v: unknown): boolean {
   if (k === "apiVersion" || k === "kind") return typeof v === "string";
   if (k === "metadata") return isRecord(v);
   return false;
-}
-
-export function hasNonNullDefault(s: SchemaNode): boolean {
-  return s.hasDefault && s.default !== null && s.default !== undefined;
 }
