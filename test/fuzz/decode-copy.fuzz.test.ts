@@ -18,7 +18,10 @@ const keepsMeta = (k: string, v: unknown) =>
   k === "apiVersion" || k === "kind" ? typeof v === "string" : k === "metadata" && isRecord(v);
 
 function prune(x: unknown, s: SchemaNode | null, path: string, isEmbedded: boolean, out: string[]): void {
-  if (s?.preserveUnknownFields) return skipPrune(x, s, path, isEmbedded || s.embeddedResource, out);
+  if (s?.preserveUnknownFields) {
+    skipPrune(x, s, path, isEmbedded || s.embeddedResource, out);
+    return;
+  }
   if (isRecord(x)) {
     const embedded = isEmbedded || s?.embeddedResource;
     for (const k of Object.keys(x)) {
