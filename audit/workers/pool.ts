@@ -101,7 +101,7 @@ export class WorkerPool {
         slot.inFlight--;
         const w = this.waiting.get(m.seq);
         this.waiting.delete(m.seq);
-        w?.resolve(m.results);
+        w?.resolve(JSON.parse(m.results) as PartResult[]);
         return;
       }
     }

@@ -44,7 +44,7 @@ port.on("message", (m: ToWorker) => {
     if (init.fault !== undefined && init.fault.atBatch === n && init.fault.kind === "exit") process.exit(7);
     try {
       if (init.fault !== undefined && init.fault.atBatch === n) throw new Error("injected fault (test)");
-      post({ type: "result", seq: m.seq, results: auditRawParts(m.parts, ctx) });
+      post({ type: "result", seq: m.seq, results: JSON.stringify(auditRawParts(m.parts, ctx)) });
     } catch (err) {
       post({
         type: "batch-error",

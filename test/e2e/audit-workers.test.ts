@@ -30,6 +30,22 @@ function reportOf(out: string): unknown {
   return JSON.parse(text);
 }
 
+/** Every file of the run folder, its run id, times (and the policy reports' seconds) and durations made constant. */
+function filesOf(out: string): Record<string, string> {
+  const [folder] = readdirSync(out).filter((n) => n !== "latest.json" && n !== "history.json");
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(join(out, folder!)).sort()) {
+    if (name === "index.json") continue;
+    files[name] = readFileSync(join(out, folder!, name), "utf8")
+      .replace(/\d{8}T\d{6}Z/g, "<run>")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+      .replace(/"(durationMs|objectsPerSecond)": [\d.e+-]+/g, '"$1": 0')
+      .replace(/seconds: \d+/g, "seconds: 0")
+      .replace(/ time="[\d.]+"/g, ' time="0"');
+  }
+  return files;
+}
+
 describe("tollgate audit --workers", () => {
   it("gives the report of a run on one thread (folders, --policies-from-input, a streamed YAML file)", async () => {
     // Prepare: a YAML file over the streaming threshold (256 KiB), from the fixture snapshot.
@@ -63,6 +79,10 @@ describe("tollgate audit --workers", () => {
       one.stdout.replace(/\d{8}T\d{6}Z/g, "<run>"),
     );
     expect(reportOf(join(scratch, "two"))).toEqual(reportOf(join(scratch, "one")));
+    // Every file, byte for byte, but for the run's id, times and durations.
+    const one_ = filesOf(join(scratch, "one"));
+    expect(Object.keys(one_)).toHaveLength(9);
+    expect(filesOf(join(scratch, "two"))).toEqual(one_);
   });
 
   it("refuses a bad --workers value (exit 2)", async () => {
