@@ -74,6 +74,8 @@ export function concatenationTraversal(a: unknown, b: unknown): number {
 /** cel-go's charge of a size-based comparison: `ceil(min(size(a), size(b)) × 0.1)`. */
 export function comparisonCharge(a: unknown, b: unknown): number {
   if (typeof a === "string" && typeof b === "string") {
+    // A string of at most 10 code units has at most 10 code points: the charge is 1, or 0 for an empty one.
+    if (a.length <= 10 || b.length <= 10) return a.length === 0 || b.length === 0 ? 0 : 1;
     // Count the shorter string first: the longer one needs counting only when it may have fewer code points.
     const [short, long] = a.length <= b.length ? [a, b] : [b, a];
     const s = runeCount(short);

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { STRING_TRAVERSAL } from "../../../../lib/cel/cost/range.js";
-import { actualSize, ceilFactor, concatenationTraversal, sizeTraversal } from "../../../../lib/cel/cost/value-size.js";
+import {
+  actualSize,
+  ceilFactor,
+  comparisonCharge,
+  concatenationTraversal,
+  sizeTraversal,
+} from "../../../../lib/cel/cost/value-size.js";
 
 const pieces = ["", "a", "é", "😀", "\ud800", "\udc00", "abcdefghij", "😀😀😀😀😀", "x😀y"];
 const strings: string[] = [];
@@ -28,5 +34,17 @@ describe("traversal charges without counting", () => {
     }
     const bytes = new Uint8Array(12);
     expect(concatenationTraversal(bytes, bytes)).toBe(3);
+  });
+
+  it("comparisonCharge is ceil(min(size(a), size(b)) × 0.1)", () => {
+    const longer = [...strings, "x".repeat(25), "😀".repeat(12), `${"é".repeat(30)}\ud800`];
+    const wrong: string[] = [];
+    for (const a of longer) {
+      for (const b of longer) {
+        const want = ceilFactor(Math.min(actualSize(a), actualSize(b)), STRING_TRAVERSAL);
+        if (comparisonCharge(a, b) !== want) wrong.push(`${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
