@@ -281,11 +281,12 @@ function isZeroValue(v: unknown): boolean {
   if (v === null || v === undefined || v === false || v === 0n || v === 0 || v === "") return true;
   if (v instanceof UnsignedInt) return v.valueOf() === 0n;
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
+  // Before Map: a struct value is a Map whose own entries are empty (its fields are read from the object it wraps).
+  if (v instanceof StructValue) return Object.keys(v[RAW]).length === 0;
   if (v instanceof Map || v instanceof Set) return v.size === 0;
   if (v instanceof Duration) return durationNanos(v) === 0n;
   if (v instanceof Date) return goTimeOf(v).seconds === GO_ZERO_TIME_SECONDS && goTimeOf(v).nanos === 0;
   if (v instanceof Optional) return !v.hasValue();
-  if (v instanceof StructValue) return Object.keys(v[RAW]).length === 0;
   if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return Object.keys(v).length === 0;
   return false;
 }

@@ -20,6 +20,7 @@ const props = {
   port: { "x-kubernetes-int-or-string": true },
   size: { type: "string", maxLength: 32 },
   addr: { type: "string", maxLength: 64 },
+  inner: { type: "object", properties: { a: { type: "integer" } } },
 };
 
 describe("CEL rules on a CRD", () => {
@@ -113,6 +114,18 @@ describe("CEL rules on a CRD", () => {
       rules: [{ rule: "isIP(self.addr) && ip(self.addr).family() == 6", message: "must be an IPv6 address" }],
       spec: { addr: "10.0.0.1" },
       want: ["FieldValueInvalid spec: Invalid value: must be an IPv6 address"],
+    },
+    {
+      name: "optional.ofNonZeroValue of an object with a field set has a value",
+      rules: [{ rule: "!optional.ofNonZeroValue(self.inner).hasValue()", message: "inner must be empty" }],
+      spec: { inner: { a: 1 } },
+      want: ["FieldValueInvalid spec: Invalid value: inner must be empty"],
+    },
+    {
+      name: "optional.ofNonZeroValue of an empty object is none",
+      rules: [{ rule: "optional.ofNonZeroValue(self.inner).hasValue()", message: "inner must not be empty" }],
+      spec: { inner: {} },
+      want: ["FieldValueInvalid spec: Invalid value: inner must not be empty"],
     },
   ])("$name", async ({ rules, spec, want }) => {
     // Prepare
