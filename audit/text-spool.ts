@@ -50,6 +50,24 @@ export function textSpoolWrites(below: number): Promise<void> {
   return new Promise((resolve) => writesWaiting.push({ below, resolve }));
 }
 
+/**
+ * Write buffers: a text spool on disk encodes its text into one of these and writes it when full, then the buffer
+ * comes back here. Allocating a new buffer for every piece instead made hundreds of megabytes of short-lived
+ * external memory on a large run, and V8 starts a full garbage collection for about every 64 MiB of it.
+ */
+const freeBuffers: Buffer[] = [];
+/** Write buffers kept for reuse at most. */
+const FREE_BUFFERS = 64;
+const encoder = new TextEncoder();
+
+function writeBuffer(): Buffer {
+  return freeBuffers.pop() ?? Buffer.allocUnsafeSlow(WRITE_BYTES);
+}
+
+function freeBuffer(b: Buffer): void {
+  if (freeBuffers.length < FREE_BUFFERS) freeBuffers.push(b);
+}
+
 function writeAll(fd: number, bytes: Buffer, position: number, done: (err: Error | null) => void): void {
   write(fd, bytes, 0, bytes.length, position, (err, n) => {
     if (err !== null) done(err);
@@ -67,9 +85,12 @@ function readAt(fd: number, into: Buffer, position: number): Promise<number> {
 export class TextSpool {
   private pending: string[] = [];
   private pendingChars = 0;
-  /** Encoded pieces not in the file (all of them while the text is in memory). */
+  /** Encoded pieces, while the text is in memory. */
   private encoded: Buffer[] = [];
   private encodedBytes = 0;
+  /** On disk: the write buffer being filled, and its bytes so far. */
+  private filling: Buffer | undefined;
+  private filled = 0;
   /** Bytes given to the file (written, or being written). */
   private fileBytes = 0;
   private readonly memoryBytes: number;
@@ -95,18 +116,29 @@ export class TextSpool {
     if (this.pendingChars >= ENCODE_CHARS) this.encode();
   }
 
-  /** Appends bytes (UTF-8 text, such as another text spool's); they are kept as given, not copied. */
+  /** Appends bytes (UTF-8 text, such as another text spool's): kept as given in memory, copied to the file. */
   appendBytes(bytes: Uint8Array): void {
     this.usable();
     if (bytes.length === 0) return;
     this.encode();
-    this.add(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (this.fd === undefined) {
+      this.add(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return;
+    }
+    for (let at = 0; at < bytes.length; ) {
+      this.filling ??= writeBuffer();
+      const n = Math.min(bytes.length - at, this.filling.length - this.filled);
+      this.filling.set(bytes.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.filling.length) this.writeFilled();
+    }
   }
 
   /** UTF-8 bytes appended so far: the offset the next text starts at. */
   get bytes(): number {
     this.encode();
-    return this.fileBytes + this.encodedBytes;
+    return this.fileBytes + this.encodedBytes + this.filled;
   }
 
   /** Whether the text is in a file. */
@@ -126,7 +158,7 @@ export class TextSpool {
       yield* this.memoryChunks(start, end);
       return;
     }
-    this.write();
+    this.writeFilled();
     await this.settled();
     for (let at = start; at < end; ) {
       this.usable();
@@ -144,6 +176,9 @@ export class TextSpool {
     this.disposed = true;
     this.pending = [];
     this.encoded = [];
+    if (this.filling !== undefined) freeBuffer(this.filling);
+    this.filling = undefined;
+    this.filled = 0;
     if (this.writes === 0) this.remove();
   }
 
@@ -179,33 +214,54 @@ export class TextSpool {
 
   private encode(): void {
     if (this.pending.length === 0) return;
-    const piece = Buffer.from(this.pending.length === 1 ? this.pending[0]! : this.pending.join(""), "utf8");
+    let text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
     this.pending = [];
     this.pendingChars = 0;
-    this.add(piece);
+    if (this.fd === undefined) {
+      this.add(Buffer.from(text, "utf8"));
+      return;
+    }
+    while (text.length > 0) {
+      this.filling ??= writeBuffer();
+      const { read, written } = encoder.encodeInto(text, this.filling.subarray(this.filled));
+      this.filled += written;
+      text = read === text.length ? "" : text.slice(read);
+      // What is left does not fit (not even its next character): the buffer goes to the file.
+      if (text.length > 0) this.writeFilled();
+    }
   }
 
+  /** Keeps an encoded piece in memory; past `memoryBytes`, the text moves to its file. */
   private add(piece: Buffer): void {
     this.encoded.push(piece);
     this.encodedBytes += piece.length;
-    if (this.fd === undefined && this.encodedBytes > this.memoryBytes) {
-      ({ folder: this.folder, fd: this.fd } = openTempFile(this.directory, "text"));
-    }
-    if (this.fd !== undefined && this.encodedBytes >= WRITE_BYTES) this.write();
-  }
-
-  /** Starts writing the encoded pieces to the file (they are kept until written). */
-  private write(): void {
-    if (this.fd === undefined || this.encoded.length === 0) return;
-    const bytes = this.encoded.length === 1 ? this.encoded[0]! : Buffer.concat(this.encoded, this.encodedBytes);
-    const position = this.fileBytes;
-    this.fileBytes += bytes.length;
+    if (this.encodedBytes <= this.memoryBytes) return;
+    ({ folder: this.folder, fd: this.fd } = openTempFile(this.directory, "text"));
+    const all = this.encoded.length === 1 ? this.encoded[0]! : Buffer.concat(this.encoded, this.encodedBytes);
     this.encoded = [];
     this.encodedBytes = 0;
+    this.write(all);
+  }
+
+  /** Writes the write buffer's bytes (it is reused once written). */
+  private writeFilled(): void {
+    const filling = this.filling;
+    if (filling === undefined || this.filled === 0) return;
+    const bytes = filling.subarray(0, this.filled);
+    this.filling = undefined;
+    this.filled = 0;
+    this.write(bytes, filling);
+  }
+
+  /** Starts writing `bytes` at the end of the file; `buffer` (holding them) is reused once they are written. */
+  private write(bytes: Buffer, buffer?: Buffer): void {
+    const position = this.fileBytes;
+    this.fileBytes += bytes.length;
     this.writes++;
     writingBytes += bytes.length;
-    writeAll(this.fd, bytes, position, (err) => {
+    writeAll(this.fd!, bytes, position, (err) => {
       wrote(bytes.length);
+      if (buffer !== undefined) freeBuffer(buffer);
       if (err !== null) this.writeError ??= err;
       if (--this.writes > 0) return;
       if (this.disposed) this.remove();
