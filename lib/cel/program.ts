@@ -362,10 +362,18 @@ function recheck(env: CelEnvironment, text: string): { failure?: CheckFailure; r
 /** How many times the type check runs again after typed rewrites (nested `duration + timestamp` sums). */
 const MAX_TYPED_REWRITES = 8;
 
-/** Compiles one expression in an environment (see the module comment for the steps). */
-export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
+/** Steps 1 to 7 of a compile (see the module comment), in the environment they ended in (a bound child's full one). */
+interface Checked {
+  readonly kind: "checked";
+  readonly env: CelEnvironment;
+  readonly parsed: Parsed;
+  readonly outputType: string;
+  readonly cost: CostEstimate;
+}
+
+function checkSteps(env: CelEnvironment, text: string, options: CompileOptions): Checked | Failure {
   // An unchecked program looks its variables up when it runs: it needs them declared.
-  if (env.bound !== undefined && options.typeCheck === false) return compileExpression(env.bound.full(), text, options);
+  if (env.bound !== undefined && options.typeCheck === false) return checkSteps(env.bound.full(), text, options);
   let parsed = parseAndRewrite(env, text);
   if (parsed.kind === "failed") return parsed;
   renameMethodCalls(syntaxOf(parsed.program), env.renames);
@@ -376,20 +384,20 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
     // same declarations).
     const bound = env.bound;
     if (bound !== undefined && !presetVariableTypes(syntaxOf(parsed.program), bound.types)) {
-      return compileExpression(bound.full(), text, options);
+      return checkSteps(bound.full(), text, options);
     }
     let check = typeCheck(parsed.program);
     // step 6b: `duration + timestamp` as cel-go types it (rewrite.ts), checked again
     for (let n = 0; n < MAX_TYPED_REWRITES; n++) {
       const swapped = durationPlusTimestamp(parsed.parsed, syntaxOf(parsed.program));
       if (swapped === undefined) break;
-      if (bound !== undefined) return compileExpression(bound.full(), text, options);
+      if (bound !== undefined) return checkSteps(bound.full(), text, options);
       parsed = { ...parsed, program: parseExpression(env.engine, swapped.text), parsed: swapped };
       renameMethodCalls(syntaxOf(parsed.program), env.renames);
       check = typeCheck(parsed.program);
     }
     if (!check.valid) {
-      if (bound !== undefined) return compileExpression(bound.full(), text, options);
+      if (bound !== undefined) return checkSteps(bound.full(), text, options);
       return compileError(checkErrorText(check.summary), allCheckIssues(env, parsed, check, options.checks));
     }
     const found = options.checks?.(syntaxOf(parsed.program), parsed.parsed.text) ?? [];
@@ -404,20 +412,49 @@ export function compileExpression(env: CelEnvironment, text: string, options: Co
       return { kind: "failed", reason: "type", message: `must evaluate to ${expected}`, outputType };
     }
   }
+  return { kind: "checked", env, parsed, outputType, cost: estimateCost(syntaxOf(parsed.program), env.cost) };
+}
+
+/** Compiles one expression in an environment (see the module comment for the steps). */
+export function compileExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CompileResult {
+  const checked = checkSteps(env, text, options);
+  if (checked.kind === "failed") return checked;
+  // The environment the checks ended in (a bound child's full one, after a fallback) prepares the program.
+  const { parsed, outputType, cost, env: checkedIn } = checked;
   const program = parsed.program;
   const syntax = syntaxOf(program);
-  const cost = estimateCost(syntax, env.cost);
-  applyOverrides(syntax, env.overrides);
+  applyOverrides(syntax, checkedIn.overrides);
   installAccessSemantics(syntax);
   typeLiteralMapKeys(syntax);
   if (options.nullableVariables !== undefined) allowNullVariables(syntax, options.nullableVariables);
-  const meters = runtimeMeters(syntax, env.runtimeCost);
+  const meters = runtimeMeters(syntax, checkedIn.runtimeCost);
   const { rootCost } = installEvaluation(syntax, meters, KUBERNETES_LIST_OPERATORS, options.evaluation);
   return {
     kind: "compiled",
     program: { syntax, engine: program, rootCost, source: parsed.mapped ? parsed.parsed : undefined },
     outputType,
     cost,
+  };
+}
+
+/** The outcome of checking an expression without preparing it to run: what compiling would report. */
+export type CheckResult =
+  | { kind: "checked"; syntax: SyntaxNode; outputType: string; cost: CostEstimate }
+  | Extract<CompileResult, { kind: "failed" }>;
+
+/**
+ * Steps 1 to 7 of compileExpression only: the same failures, output type and cost estimate, without step 8 (what
+ * makes the program runnable). For loads that report every rule's problems now and compile a rule's program when
+ * it first runs.
+ */
+export function checkExpression(env: CelEnvironment, text: string, options: CompileOptions = {}): CheckResult {
+  const checked = checkSteps(env, text, options);
+  if (checked.kind === "failed") return checked;
+  return {
+    kind: "checked",
+    syntax: syntaxOf(checked.parsed.program),
+    outputType: checked.outputType,
+    cost: checked.cost,
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * The CEL rules (`x-kubernetes-validations`) of the CRD family: each served version's rules compiled once (at load,
- * or, for bundle artifacts, whose build already compiled every rule and recorded the failures, each schema node's
- * rules on the first validation that reaches the node: a cold start then pays only for the rules its objects
- * meet), evaluated per request.
+ * The CEL rules (`x-kubernetes-validations`) of the CRD family, evaluated per request. Every rule is checked at load
+ * (its problems are the load's failures, as the API server reports them when the CRD is written); each schema
+ * node's programs are made once, on the first validation that reaches the node, so a load (a cold start, `tollgate
+ * lint`) pays only for the rules its objects meet. Bundle artifacts, whose build already checked every rule and
+ * recorded the failures, skip the checks.
  */
 import { type CelVersionProgram, compileCelRules } from "../cel/crd/compile.js";
 import { evaluateCelRules } from "../cel/crd/evaluate.js";
@@ -30,7 +31,7 @@ export function createCrdRules(options: { lazy: boolean }): CrdRules {
     if (version.schema === null) return undefined;
     let p = bySchema.get(version.schema);
     if (p === undefined) {
-      p = compileCelRules(version.schema, issues, { lazy: options.lazy });
+      p = compileCelRules(version.schema, issues, { lazy: options.lazy, programsOnFirstUse: true });
       bySchema.set(version.schema, p);
     }
     programs.set(version, p);

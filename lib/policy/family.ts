@@ -151,8 +151,8 @@ export interface FamilyCompileContext {
   /** The options loadBundle was given (a family reads its own, e.g. BundleOptions.podSecurity). */
   options: Readonly<BundleOptions>;
   /**
-   * `eager` compiles every rule at load and reports every failure; `lazy` (bundle artifacts, whose build recorded
-   * the failures) may compile on first use.
+   * `eager` checks every rule at load and reports every failure (a family may still make a rule's program on its
+   * first use); `lazy` (bundle artifacts, whose build recorded the failures) may compile on first use.
    */
   compile: "eager" | "lazy";
   /**

@@ -12,11 +12,11 @@ import type { CompileIssue, SchemaNode, ValidationRule } from "../../schema/stru
 import { type Cardinality, childCardinality, ROOT_CARDINALITY, ruleCost } from "../cost/cardinality.js";
 import { messageExpressionCostIssue, ruleCostIssue, SchemaCostTotal } from "../cost/limits.js";
 import { type Decl, schemaSizes } from "../cost/schema-sizes.js";
-import type { SyntaxNode } from "../engine.js";
+import { referencesIdentifier, type SyntaxNode } from "../engine.js";
 import { type CelEnvironment, createCelEnvironment, type VariableDeclarations } from "../environment.js";
 import type { EvaluationMode } from "../evaluation.js";
 import { formatIssues } from "../issues.js";
-import { type CelProgram, compileExpression, usesVariable } from "../program.js";
+import { type CelProgram, checkExpression, compileExpression } from "../program.js";
 import { type CelType, CelTypeRegistry } from "../schema-types.js";
 import { checkerGaps, type ObjectFields, objectFieldsOf } from "./checker-gaps.js";
 import { normaliseFieldPath } from "./field-path.js";
@@ -158,6 +158,8 @@ interface NodeContext {
   objectFields: ObjectFields;
   /** How the compiled expressions evaluate (CompileOptions.evaluation). */
   evaluation: EvaluationMode | undefined;
+  /** Only check the rules (report their issues), without making their programs (checkExpression). */
+  checkOnly: boolean;
 }
 
 /**
@@ -225,11 +227,14 @@ function checkRuleFields(
   return { reasonType, fieldPath };
 }
 
-/** Step 4c: compiles a rule's messageExpression into `compiled` (issues for what does not compile). */
+/**
+ * Step 4c: compiles a rule's messageExpression into `compiled` (issues for what does not compile); checks it only
+ * when the node's rules are only checked (`compiled` undefined).
+ */
 function compileMessageExpression(
   rule: ValidationRule,
   env: CelEnvironment,
-  compiled: CompiledRule,
+  compiled: CompiledRule | undefined,
   at: string,
   ctx: NodeContext,
   fail: (field: string, message: string) => void,
@@ -240,7 +245,8 @@ function compileMessageExpression(
     fail("messageExpression", "Required value: messageExpression must be non-empty if specified");
     return;
   }
-  const r = compileExpression(env, text, { expectedType: "string", evaluation: ctx.evaluation });
+  const options = { expectedType: "string", evaluation: ctx.evaluation };
+  const r = ctx.checkOnly ? checkExpression(env, text, options) : compileExpression(env, text, options);
   if (r.kind === "failed") {
     fail(
       "messageExpression",
@@ -253,11 +259,12 @@ function compileMessageExpression(
   const messageCostIssue = messageExpressionCostIssue(r.cost.max);
   if (messageCostIssue !== undefined) fail("messageExpression", messageCostIssue);
   ctx.costTotal.observe(`${at}.messageExpression`, r.cost.max);
+  if (compiled === undefined || r.kind !== "compiled") return;
   compiled.messageProgram = r.program;
   compiled.messageEstimatedCost = r.cost.max;
 }
 
-/** Step 4: compiles one rule of a node (index `i`); undefined when it does not compile. */
+/** Step 4: compiles one rule of a node (index `i`); undefined when it does not compile, or is only checked. */
 function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): CompiledRule | undefined {
   const { node } = ctx;
   const at = `${node.schemaPath === "" ? "" : `${node.schemaPath}.`}x-kubernetes-validations[${i}]`;
@@ -271,7 +278,8 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
     return undefined;
   }
   const checks = (syntax: SyntaxNode, text: string) => checkerGaps(syntax, text, ctx.objectFields);
-  const r = compileExpression(env, rule.rule, { expectedType: "bool", checks, evaluation: ctx.evaluation });
+  const options = { expectedType: "bool", checks, evaluation: ctx.evaluation };
+  const r = ctx.checkOnly ? checkExpression(env, rule.rule, options) : compileExpression(env, rule.rule, options);
   if (r.kind === "failed") {
     fail(
       "rule",
@@ -285,7 +293,7 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
   const costIssue = ruleCostIssue(cost);
   if (costIssue !== undefined) fail("rule", costIssue);
   ctx.costTotal.observe(`${at}.rule`, cost);
-  const usesOldSelf = usesVariable(r.program, "oldSelf");
+  const usesOldSelf = referencesIdentifier(r.kind === "compiled" ? r.program.syntax : r.syntax, "oldSelf");
   if (usesOldSelf && ctx.uncorrelatableWithin !== undefined) {
     ctx.issues.push({
       path: `${at}.rule`,
@@ -296,6 +304,10 @@ function compileRule(rule: ValidationRule, i: number, ctx: NodeContext): Compile
   }
   if (rule.optionalOldSelf === true && !usesOldSelf) {
     fail("optionalOldSelf", "Invalid value: true: may not be set if oldSelf is not used in rule");
+    return undefined;
+  }
+  if (r.kind !== "compiled") {
+    compileMessageExpression(rule, env, undefined, at, ctx, fail);
     return undefined;
   }
   const trimmedMessage = rule.message?.trim();
@@ -322,6 +334,12 @@ export interface CelRulesCompileOptions {
    * build compiled every rule and recorded its issues. Default false.
    */
   readonly lazy?: boolean;
+  /**
+   * Check every rule now, reporting every issue as compiling them does, but make each node's programs when `rulesOf`
+   * first asks for them (a load that validates few kinds of a large bundle makes few programs). Default false:
+   * every program now. No effect on a lazy compile.
+   */
+  readonly programsOnFirstUse?: boolean;
   /** How the expressions evaluate (CompileOptions.evaluation; tests compare the modes). Default: the default. */
   readonly evaluation?: EvaluationMode;
 }
@@ -344,13 +362,14 @@ function versionScope(withRules: readonly RuleNode[]): VersionScope {
   return { types, versionEnv, objectFields, costTotal: new SchemaCostTotal() };
 }
 
-/** Steps 3 and 4 for some of the version's rule nodes: their rules compiled into `nodes`. */
+/** Steps 3 and 4 for some of the version's rule nodes: their rules compiled into `nodes` (or only checked). */
 function compileNodes(
   scope: VersionScope,
   ruleNodes: readonly RuleNode[],
   nodes: Map<SchemaNode, NodeRules>,
   issues: CompileIssue[],
   evaluation: EvaluationMode | undefined,
+  checkOnly = false,
 ): void {
   const { types, versionEnv, objectFields, costTotal } = scope;
   const environments = nodeEnvironments(
@@ -373,13 +392,14 @@ function compileNodes(
       issues,
       uncorrelatableWithin,
       evaluation,
+      checkOnly,
     };
     const compiled: CompiledRule[] = [];
     node.validations.forEach((rule, i) => {
       const c = compileRule(rule, i, ctx);
       if (c !== undefined) compiled.push(c);
     });
-    if (selfType !== null) nodes.set(node, { selfType, rules: compiled });
+    if (selfType !== null && !checkOnly) nodes.set(node, { selfType, rules: compiled });
   }
 }
 
@@ -397,15 +417,17 @@ export function compileCelRules(
   let ruleCount = 0;
   for (const { node } of withRules) ruleCount += node.validations.length;
   const children = relevantChildren(relevant);
-  if (options.lazy !== true) {
-    const scope = versionScope(withRules);
-    compileNodes(scope, withRules, nodes, issues, options.evaluation);
-    appendAll(issues, scope.costTotal.issues());
-    return { rulesOf: (node) => nodes.get(node), nodes, relevant, children, ruleCount };
-  }
-  // Lazy: a node's rules compile when first asked for, with issues nobody reads (the build reported them).
-  const pending = new Map(withRules.map((r) => [r.node, r]));
   let scope: VersionScope | undefined;
+  if (options.lazy !== true) {
+    scope = versionScope(withRules);
+    const checkOnly = options.programsOnFirstUse === true;
+    compileNodes(scope, withRules, nodes, issues, options.evaluation, checkOnly);
+    appendAll(issues, scope.costTotal.issues());
+    if (!checkOnly) return { rulesOf: (node) => nodes.get(node), nodes, relevant, children, ruleCount };
+  }
+  // A node's rules compile when first asked for, with issues nobody reads (reported by the checks above, or by an
+  // artifact's build).
+  const pending = new Map(withRules.map((r) => [r.node, r]));
   const rulesOf = (node: SchemaNode): NodeRules | undefined => {
     const ruleNode = pending.get(node);
     if (ruleNode !== undefined) {

@@ -1,7 +1,8 @@
 /**
  * compileCelRules: a lazy program (bundle artifacts) compiles each schema node's rules the first time evaluation
  * reaches the node, reports no issues (the artifact's build reported them), and judges objects as the eager
- * program does.
+ * program does; a program whose rules are checked now and made on first use (bundle folders) reports every issue
+ * an eager compile reports.
  */
 import { describe, expect, it } from "vitest";
 import { compileCelRules } from "../../../../../lib/cel/crd/compile.js";
@@ -93,6 +94,67 @@ describe("compileCelRules", () => {
 
     // Assess
     expect(fromLazy).toEqual(fromEager);
+  });
+
+  it("checked now, made on first use: the eager compile's issues now, its verdicts later", () => {
+    // Prepare: one rule that does not compile, one over the cost limit, one that uses oldSelf where it may not
+    const issues: CompileIssue[] = [];
+    const root = compileSchema(
+      {
+        type: "object",
+        properties: {
+          spec: {
+            type: "object",
+            "x-kubernetes-validations": [{ rule: "self.nope == 1" }, { rule: "self.n >= 0", message: "negative" }],
+            properties: {
+              n: { type: "integer" },
+              names: {
+                type: "array",
+                items: {
+                  type: "string",
+                  "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "immutable" }],
+                },
+              },
+              all: {
+                type: "array",
+                items: { type: "string" },
+                "x-kubernetes-validations": [{ rule: "self.all(a, self.all(b, self.all(c, a + b + c != '')))" }],
+              },
+            },
+          },
+        },
+      },
+      issues,
+    );
+    const eagerIssues: CompileIssue[] = [];
+    const checkedIssues: CompileIssue[] = [];
+    const eager = compileCelRules(root, eagerIssues);
+
+    // Act
+    const checked = compileCelRules(root, checkedIssues, { programsOnFirstUse: true });
+    const madeAtLoad = checked.nodes.size;
+    const objects = [{ spec: { n: -1, names: ["a"], all: ["x"] } }, { spec: { n: 1 } }];
+
+    // Assess
+    expect(issues).toEqual([]);
+    expect(eagerIssues.map((i) => i.message.split(":")[0])).toEqual([
+      "Invalid value",
+      "Forbidden",
+      "Invalid value",
+      "Forbidden",
+      "Forbidden",
+      "Forbidden",
+      "Forbidden",
+    ]);
+    expect(checkedIssues).toEqual(eagerIssues);
+    expect(madeAtLoad).toBe(0);
+    for (const object of objects) {
+      const fromChecked = evaluateCelRules(checked, root, object, object, ctx);
+      expect(fromChecked).toEqual(evaluateCelRules(eager, root, object, object, ctx));
+    }
+    expect(messages(evaluateCelRules(checked, root, objects[0]!, undefined, ctx).errors)).toEqual([
+      "spec: Invalid value: negative",
+    ]);
   });
 
   it("a lazy program reports no issues; the eager one reports every rule that does not compile", () => {
