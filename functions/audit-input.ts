@@ -8,10 +8,9 @@
  * and the audit configuration made from it: the input and the `TOLLGATE_*` environment, resolved by audit/config.ts
  * as `tollgate audit`'s flags are.
  */
-import { ConfigError } from "#lib";
+import { ConfigError, TOLLGATE_VERSION } from "#lib";
 import { type Env, type ResolvedAuditConfig, resolveAuditConfig } from "../audit/config.js";
 import { FAIL_ON, type FailOn } from "../audit/model.js";
-import { toolVersion } from "../audit/version.js";
 
 const INPUT_FIELDS = [
   "sources",
@@ -161,9 +160,6 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** package.json beside functions/: the repository's when run from source; a Lambda package has none (0.0.0). */
-const PACKAGE_JSON = new URL("../package.json", import.meta.url);
-
 /** The audit configuration of a run's input, resolved as `tollgate audit` resolves its flags. */
 export function resolveInputConfig(
   input: Pick<
@@ -178,7 +174,7 @@ export function resolveInputConfig(
     return resolveAuditConfig(
       warnExpiry === undefined ? options : { ...options, warnExpiry: String(warnExpiry) },
       env,
-      toolVersion(PACKAGE_JSON),
+      TOLLGATE_VERSION,
     );
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(`audit input: ${err.message}`, { cause: err });

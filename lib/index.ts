@@ -61,6 +61,7 @@ export type {
   Verdict,
 } from "./policy/types.js";
 export { EVERY_KIND } from "./policy/types.js";
+export { TOLLGATE_VERSION } from "./version.js";
 export { lintWaivers } from "./waivers/lint.js";
 export {
   compileWaivers,

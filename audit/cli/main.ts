@@ -14,8 +14,8 @@
  * through tsx) or directly with `tsx audit/cli/main.ts`. Commands
  * and the library are imported lazily, so `--help` and usage errors never load the engine.
  */
+import { TOLLGATE_VERSION } from "#lib/version.js";
 import { silenceSdkNodeVersionWarning } from "../aws-sdk-warning.js";
-import { toolVersion } from "../version.js";
 import { parseArgs, type ResolvedProcessConfig } from "./args.js";
 import type { CommandIo, CommandOutcome } from "./io.js";
 
@@ -35,8 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   let args: ReturnType<typeof parseArgs>;
   try {
-    // main.ts and the built dist/cli/main.mjs are both two folders below the package root.
-    args = parseArgs(argv, process.env, toolVersion(new URL("../../package.json", import.meta.url)));
+    args = parseArgs(argv, process.env, TOLLGATE_VERSION);
   } catch (err) {
     io.stderr(`internal error: ${describe(err)}\n`);
     return EXIT_CODES.internal;

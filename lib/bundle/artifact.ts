@@ -4,7 +4,8 @@
  * it as it would compile the folder it came from: same digest, same kinds, same failures, same verdicts.
  *
  * ```json
- * {"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,
+ * {"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,
+ *  "tollgate":"0.1.0",                             // the tollgate version that built it
  *  "digest":"sha256:…",                           // the source bundle's digest (PolicySet.digest)
  *  "build":{"kinds":[…],"failures":[…],"config":{…}},   // what compiling every rule at build time found
  *  "files":[
@@ -23,6 +24,10 @@
  *   programs cannot be serialised), but only as they are used, and takes from `build` the failures (and, for CRDs,
  *   the kinds) a lazy compile does not find by itself. A reader (a dashboard, `jq`) can see the kinds and failures
  *   without compiling.
+ * - `tollgate` is the version that built it. Both the pre-decoded documents (the decoder's output) and `build` (the
+ *   compiler's findings) are that version's results, which another version may not reproduce (a decoding or compile
+ *   fix between versions). So an artifact is only read by the version that built it; any other refuses it with an
+ *   error-severity policy failure of every kind (fail closed), saying to rebuild it.
  */
 import type { DecodedDocument } from "../objects/decode.js";
 import { parseDocuments } from "../objects/decode.js";
@@ -34,12 +39,16 @@ import {
   type PolicyFailure,
   type ResolvedBundleConfig,
 } from "../policy/types.js";
+import { TOLLGATE_VERSION } from "../version.js";
 import { bundleDigest } from "./source.js";
 
 export const ARTIFACT_API_VERSION = "tollgate.dev/v1alpha1";
 export const ARTIFACT_KIND = "BundleArtifact";
-/** Bumped when the artifact's layout changes; loadBundle refuses other formats with a policy failure. */
-export const ARTIFACT_FORMAT = 1;
+/**
+ * Bumped when the artifact's layout changes; loadBundle refuses other formats with a policy failure. Format 2 added
+ * `tollgate` (format 1 artifacts did not say which version built them).
+ */
+export const ARTIFACT_FORMAT = 2;
 
 /** A path into a decoded object: mapping keys and sequence indexes. */
 export type ValuePath = (string | number)[];
@@ -54,6 +63,8 @@ export interface BundleArtifact {
   apiVersion: typeof ARTIFACT_API_VERSION;
   kind: typeof ARTIFACT_KIND;
   format: typeof ARTIFACT_FORMAT;
+  /** The tollgate version that built it: the only one that reads it. */
+  tollgate: string;
   /** The source bundle's digest, which a PolicySet loaded from the artifact reports. */
   digest: string;
   build: {
@@ -183,6 +194,10 @@ export function readArtifact(file: BundleFile): DecodedBundle {
     if (raw.format !== ARTIFACT_FORMAT)
       throw new MalformedArtifact(
         `format ${JSON.stringify(raw.format)} is not supported (this tollgate reads format ${ARTIFACT_FORMAT}): rebuild it with tollgate bundle build`,
+      );
+    if (raw.tollgate !== TOLLGATE_VERSION)
+      throw new MalformedArtifact(
+        `built by tollgate ${JSON.stringify(raw.tollgate)}, and this is tollgate ${TOLLGATE_VERSION}: an artifact holds its build's decoded documents and compile results, so only the version that built it serves it: rebuild it with tollgate bundle build`,
       );
     if (typeof raw.digest !== "string") throw new MalformedArtifact("digest: must be a string");
     if (!Array.isArray(raw.files)) throw new MalformedArtifact("files: must be a list");

@@ -4,6 +4,7 @@
  */
 import { InternalError } from "../errors.js";
 import type { BundleFile, BundleOptions, PolicySet } from "../policy/types.js";
+import { TOLLGATE_VERSION } from "../version.js";
 import {
   ARTIFACT_API_VERSION,
   ARTIFACT_FORMAT,
@@ -60,6 +61,7 @@ export function artifactOfLoaded(
     apiVersion: ARTIFACT_API_VERSION,
     kind: ARTIFACT_KIND,
     format: ARTIFACT_FORMAT,
+    tollgate: TOLLGATE_VERSION,
     digest: decoded.digest,
     build: { kinds: policySet.kinds, failures: policySet.failures, config: policySet.config },
     files: artifactFiles(decoded.entries),

@@ -78,7 +78,11 @@ describe("tollgate bundle build", () => {
   it('writes to standard output with "-o -"', async () => {
     const r = await tollgate(["bundle", "build", "test/fixtures/bundles/gadgets", "-o", "-"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.startsWith('{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,')).toBe(true);
+    expect(
+      r.stdout.startsWith(
+        '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,"tollgate":"0.1.0",',
+      ),
+    ).toBe(true);
     expect(r.stderr).toMatch(/^wrote standard output: /);
   });
 

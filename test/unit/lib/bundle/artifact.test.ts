@@ -18,6 +18,7 @@ import {
   readBundleFiles,
   type ValidateRequest,
 } from "../../../../lib/index.js";
+import { TOLLGATE_VERSION } from "../../../../lib/version.js";
 
 const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures");
@@ -185,9 +186,10 @@ describe("bundle artifact", () => {
     const fromArtifact = await loadBundle(asFile(built.text));
 
     // Assess
-    expect(built.text.startsWith('{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,')).toBe(
+    expect(built.text.startsWith('{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,')).toBe(
       true,
     );
+    expect(built.artifact.tollgate).toBe(TOLLGATE_VERSION);
     expect(built.artifact.build.failures).toEqual(fromFolder.failures);
     expect(built.artifact.build.kinds).toEqual(fromFolder.kinds);
     expectSameSets(fromArtifact, fromFolder, fixtureRequests());
@@ -376,16 +378,31 @@ spec: {policyName: broken, validationActions: [Deny]}
     {
       name: "another format",
       text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":99,"digest":"x","files":[]}',
-      message: "format 99 is not supported (this tollgate reads format 1): rebuild it with tollgate bundle build",
+      message: "format 99 is not supported (this tollgate reads format 2): rebuild it with tollgate bundle build",
+    },
+    {
+      name: "format 1, which does not say which version built it",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[]}',
+      message: "format 1 is not supported (this tollgate reads format 2): rebuild it with tollgate bundle build",
+    },
+    {
+      name: "built by another version",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,"tollgate":"0.0.9","digest":"x","files":[]}',
+      message: `built by tollgate "0.0.9", and this is tollgate ${TOLLGATE_VERSION}: an artifact holds its build's decoded documents and compile results, so only the version that built it serves it: rebuild it with tollgate bundle build`,
+    },
+    {
+      name: "no version",
+      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,"digest":"x","files":[]}',
+      message: `built by tollgate undefined, and this is tollgate ${TOLLGATE_VERSION}`,
     },
     {
       name: "a wrong shape",
-      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[{"path":1}]}',
+      text: `{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,"tollgate":"${TOLLGATE_VERSION}","digest":"x","files":[{"path":1}]}`,
       message: "files[0].path: must be a string",
     },
     {
       name: "a bad bigint path",
-      text: '{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":1,"digest":"x","files":[{"path":"a.yaml","documents":[{"document":0,"line":1,"object":{"a":1},"bigints":[["a"]]}]}]}',
+      text: `{"apiVersion":"tollgate.dev/v1alpha1","kind":"BundleArtifact","format":2,"tollgate":"${TOLLGATE_VERSION}","digest":"x","files":[{"path":"a.yaml","documents":[{"document":0,"line":1,"object":{"a":1},"bigints":[["a"]]}]}]}`,
       message: 'files[0].documents[0].bigints: ["a"] is not an integer string',
     },
   ])("a malformed artifact ($name) is an error-severity policy failure of every kind", async ({ text, message }) => {
@@ -421,7 +438,8 @@ spec: {policyName: broken, validationActions: [Deny]}
     const text = JSON.stringify({
       apiVersion: "tollgate.dev/v1alpha1",
       kind: "BundleArtifact",
-      format: 1,
+      format: 2,
+      tollgate: TOLLGATE_VERSION,
       digest: "d",
       files: artifactFiles(entries),
     });
