@@ -7,11 +7,17 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => HTML[c] ?? c);
 }
 
+/** Any character {@link escapeXml} may change: markup, control characters but tab and line ends, any surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids
+const XML_SPECIAL = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+
 /**
  * Text for XML 1.0 content and attributes: markup characters escaped, and characters XML 1.0 cannot hold (control
  * characters other than tab, newline, carriage return; lone surrogates) replaced by U+FFFD.
  */
 export function escapeXml(s: string): string {
+  // Most texts (names, paths, most messages) need nothing: one scan tells, instead of two replacing passes.
+  if (!XML_SPECIAL.test(s)) return s;
   return escapeHtml(s).replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids
     /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,

@@ -7,7 +7,7 @@
  */
 import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
 import { sharedProduct } from "./shared-pass.js";
-import { JsonArrayWriter, nestedJson } from "./stream.js";
+import { nestedJson } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
 const LEVEL: Record<FindingSeverity, "error" | "warning" | "note"> = {
@@ -62,7 +62,7 @@ const sarifBody = sharedProduct((pass) => {
   const ruleIndex = new Map<string, number>();
   const rules: Record<string, unknown>[] = [];
   const results = pass.textSpool();
-  const array = new JsonArrayWriter(3);
+  let first = true;
   return {
     finding(f: Finding) {
       const id = ruleId(f);
@@ -77,11 +77,11 @@ const sarifBody = sharedProduct((pass) => {
           properties: { family: f.rule.family },
         });
       }
-      const text = array.push(resultOf(f, index));
-      if (text !== undefined) results.append(text);
+      results.append(`${first ? "[\n" : ",\n"}${resultText(f, id, index)}`);
+      first = false;
     },
     result() {
-      results.append(array.end());
+      results.append(first ? "[]" : `\n${RESULTS_PAD}]`);
       return { rules, results };
     },
   };
@@ -115,58 +115,83 @@ async function* sarifChunks(run: AuditResult): AsyncGenerator<string | Uint8Arra
   yield `,\n${members({ properties }, 3)}\n    }\n  ]\n}\n`;
 }
 
-function resultOf(f: Finding, index: number): Record<string, unknown> {
-  const result: Record<string, unknown> = {
-    ruleId: ruleId(f),
-    ruleIndex: index,
-    level: levelOf(f),
-    message: { text: f.field === undefined ? f.message : `${f.field}: ${f.message}` },
-    partialFingerprints: { "tollgateFindingId/v1": f.id },
-    properties: propertiesOf(f),
-  };
+/** The results array's indentation (it is nested three levels deep: sarif.runs[0].results). */
+const RESULTS_PAD = "      ";
+/** A result's members, and theirs, one and two levels deeper. */
+const P1 = "          ";
+const P2 = `${P1}  `;
+const P3 = `${P2}  `;
+const P4 = `${P3}  `;
+const P5 = `${P4}  `;
+const j = JSON.stringify;
+
+/** Any JSON value as `JSON.stringify(value, null, 2)` lays it out with its first line at `pad` (strings hold no line feed). */
+function nested(value: unknown, pad: string): string {
+  return j(value, null, 2).replaceAll("\n", `\n${pad}`);
+}
+
+/**
+ * A result, as `JSON.stringify` of the result object (ruleId, ruleIndex, level, message, partialFingerprints,
+ * properties, then suppressions and locations when there are) lays it out as an item of the results array, written
+ * straight from the finding: building each result's object and stringifying it was most of the file's time.
+ */
+function resultText(f: Finding, id: string, index: number): string {
+  let out =
+    `${RESULTS_PAD}  {\n${P1}"ruleId": ${j(id)},\n${P1}"ruleIndex": ${index},\n${P1}"level": ${j(levelOf(f))},\n` +
+    `${P1}"message": {\n${P2}"text": ${j(f.field === undefined ? f.message : `${f.field}: ${f.message}`)}\n${P1}},\n` +
+    `${P1}"partialFingerprints": {\n${P2}"tollgateFindingId/v1": ${j(f.id)}\n${P1}},\n` +
+    `${P1}"properties": {\n${propertiesText(f)}\n${P1}}`;
   if (f.severity === "waived" && f.waiver !== undefined) {
     const w = f.waiver;
-    const properties: Record<string, string> = { waiver: w.name, owner: w.owner, expires: w.expires };
-    if (w.ticket !== undefined) properties.ticket = w.ticket;
-    result.suppressions = [{ kind: "external", status: "accepted", justification: w.reason, properties }];
+    out +=
+      `,\n${P1}"suppressions": [\n${P2}{\n${P3}"kind": "external",\n${P3}"status": "accepted",\n` +
+      `${P3}"justification": ${j(w.reason)},\n${P3}"properties": {\n${P4}"waiver": ${j(w.name)},\n` +
+      `${P4}"owner": ${j(w.owner)},\n${P4}"expires": ${j(w.expires)}` +
+      `${w.ticket === undefined ? "" : `,\n${P4}"ticket": ${j(w.ticket)}`}\n${P3}}\n${P2}}\n${P1}]`;
   }
   if (f.location !== undefined || f.object !== undefined) {
-    const location: Record<string, unknown> = {};
+    const members: string[] = [];
     if (f.location !== undefined) {
-      const physical: Record<string, unknown> = { artifactLocation: { uri: artifactUri(f.location) } };
-      if (f.location.line !== undefined) physical.region = { startLine: f.location.line };
-      location.physicalLocation = physical;
+      const uri = `${P4}"artifactLocation": {\n${P5}"uri": ${j(artifactUri(f.location))}\n${P4}}`;
+      const region =
+        f.location.line === undefined ? "" : `,\n${P4}"region": {\n${P5}"startLine": ${j(f.location.line)}\n${P4}}`;
+      members.push(`${P3}"physicalLocation": {\n${uri}${region}\n${P3}}`);
     }
     if (f.object !== undefined) {
       const o = f.object;
-      location.logicalLocations = [
-        {
-          fullyQualifiedName: `${o.apiVersion}/${o.kind}/${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`,
-          kind: "object",
-        },
-      ];
+      const name = `${o.apiVersion}/${o.kind}/${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`;
+      members.push(
+        `${P3}"logicalLocations": [\n${P4}{\n${P5}"fullyQualifiedName": ${j(name)},\n${P5}"kind": "object"\n${P4}}\n${P3}]`,
+      );
     }
-    result.locations = [location];
+    out += `,\n${P1}"locations": [\n${P2}{\n${members.join(",\n")}\n${P2}}\n${P1}]`;
   }
-  return result;
+  return `${out}\n${RESULTS_PAD}  }`;
+}
+
+/** A property's line, when it has a value. */
+function property(key: string, value: unknown): string {
+  return value === undefined ? "" : `,\n${P2}${j(key)}: ${nested(value, P2)}`;
+}
+
+/** The result's properties' members (severity, firstSeen, then those the finding has), as {@link resultText} lays them out. */
+function propertiesText(f: Finding): string {
+  return (
+    `${P2}"severity": ${j(f.severity)},\n${P2}"firstSeen": ${j(f.firstSeen)}` +
+    property("ratchet", f.ratchet) +
+    property("field", f.field) +
+    property("type", f.type) +
+    property("team", f.team) +
+    property("controller", f.controller) +
+    property("binding", f.rule.binding) +
+    property("param", f.rule.param) +
+    property("index", f.rule.index) +
+    property("waiver", f.waiver)
+  );
 }
 
 function ruleText(f: Finding): string {
   if (f.severity === "input-error") return "A document that cannot be read as a Kubernetes object";
   const what = f.severity === "policy-failure" ? "Policy that cannot be used" : "Policy rule";
   return `${what}: ${[f.rule.family, f.rule.policy, f.rule.rule].filter((x) => x !== undefined).join(" ")}`;
-}
-
-function propertiesOf(f: Finding): Record<string, unknown> {
-  const p: Record<string, unknown> = { severity: f.severity, firstSeen: f.firstSeen };
-  if (f.ratchet !== undefined) p.ratchet = f.ratchet;
-  if (f.field !== undefined) p.field = f.field;
-  if (f.type !== undefined) p.type = f.type;
-  if (f.team !== undefined) p.team = f.team;
-  if (f.controller !== undefined) p.controller = f.controller;
-  if (f.rule.binding !== undefined) p.binding = f.rule.binding;
-  if (f.rule.param !== undefined) p.param = f.rule.param;
-  if (f.rule.index !== undefined) p.index = f.rule.index;
-  if (f.waiver !== undefined) p.waiver = f.waiver;
-  return p;
 }

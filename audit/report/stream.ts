@@ -36,6 +36,9 @@ export class ByteChunker {
   private parts: Buffer[] = [];
   private bytes = 0;
 
+  /** `chunkBytes`: the size of the chunks handed on (at least; a larger piece goes on whole). */
+  constructor(private readonly chunkBytes = CHUNK_CHARS) {}
+
   /** Adds a piece; returns the chunks to hand on (none until enough has gathered). */
   push(piece: string | Uint8Array): Uint8Array[] {
     if (piece.length === 0) return [];
@@ -43,14 +46,14 @@ export class ByteChunker {
       typeof piece === "string"
         ? Buffer.from(piece, "utf8")
         : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    if (b.length >= CHUNK_CHARS) {
+    if (b.length >= this.chunkBytes) {
       const out = this.bytes > 0 ? [this.take()] : [];
       out.push(b);
       return out;
     }
     this.parts.push(b);
     this.bytes += b.length;
-    return this.bytes >= CHUNK_CHARS ? [this.take()] : [];
+    return this.bytes >= this.chunkBytes ? [this.take()] : [];
   }
 
   /** What is left (empty when nothing is). */

@@ -16,8 +16,12 @@ import { ByteChunker } from "./stream.js";
 /** Defined (true) by infra/build.mjs in the built CLI; undeclared when the sources run through tsx. */
 declare const __TOLLGATE_BUILD__: boolean | undefined;
 
-/** Chunks (64 KiB or more each) a thread sends before it waits for the writing to take one. */
-const CHUNKS_AHEAD = 16;
+/**
+ * A thread sends its bytes in chunks of this size (or more), at most {@link CHUNKS_AHEAD} before it waits for the
+ * writing to take one: each message costs both threads a few tens of microseconds, so few large chunks.
+ */
+const CHUNK_BYTES = 1024 * 1024;
+const CHUNKS_AHEAD = 4;
 
 /** A thread's entry, and the module it loads when the entry is the sources' (audit/workers/entry.js). */
 export interface ThreadEntry {
@@ -116,10 +120,12 @@ export async function toParent(chunks: AsyncIterable<string | Uint8Array>): Prom
       });
     }
     credits--;
-    port.postMessage({ type: "chunk", bytes } satisfies FromThread);
+    // A chunk that owns its memory moves to the other thread instead of being copied.
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    port.postMessage({ type: "chunk", bytes } satisfies FromThread, owned ? [bytes.buffer as ArrayBuffer] : []);
   };
   try {
-    const out = new ByteChunker();
+    const out = new ByteChunker(CHUNK_BYTES);
     for await (const chunk of chunks) for (const bytes of out.push(chunk)) await send(bytes);
     const rest = out.take();
     if (rest.length > 0) await send(rest);
