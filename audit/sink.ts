@@ -28,6 +28,7 @@ import {
 } from "./history.js";
 import type { AuditRun, AuditRunHeader } from "./model.js";
 import type { ReportFile } from "./report/index.js";
+import { ByteChunker } from "./report/stream.js";
 
 /** What `latest.json` holds. */
 export interface LatestPointer {
@@ -160,21 +161,23 @@ async function folderExists(r: ReportStore, folder: string): Promise<boolean> {
   return first.done !== true;
 }
 
-/** The file's content as a stream of bytes, counting and hashing them as they are written. */
+/**
+ * The file's content as a stream of bytes, counting and hashing them as they are written; small chunks are gathered
+ * (a write per chunk of about a megabyte at least).
+ */
 function measured(f: ReportFile): { body: Readable; digest(): WrittenRun["files"][number] } {
   const hash = createHash("sha256");
   let bytes = 0;
-  async function* encode(): AsyncGenerator<Buffer> {
-    for await (const chunk of f.chunks()) {
-      if (chunk.length === 0) continue;
-      const b =
-        typeof chunk === "string"
-          ? Buffer.from(chunk, "utf8")
-          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  async function* encode(): AsyncGenerator<Uint8Array> {
+    const out = new ByteChunker();
+    const counted = (b: Uint8Array): Uint8Array => {
       hash.update(b);
       bytes += b.length;
-      yield b;
-    }
+      return b;
+    };
+    for await (const chunk of f.chunks()) for (const b of out.push(chunk)) yield counted(b);
+    const rest = out.take();
+    if (rest.length > 0) yield counted(rest);
   }
   return {
     body: Readable.from(encode(), { objectMode: false }),

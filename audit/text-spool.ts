@@ -21,11 +21,11 @@ export interface TextSpoolOptions {
 
 /**
  * Appended text is encoded in pieces of about this many characters, and written to the file in pieces of about
- * this many bytes: small, as a run's reports have several text spools filling at once (the policy reports one per
- * batch of namespaces).
+ * this many bytes: not too large, as a run's reports have several text spools filling at once (the policy reports
+ * one per batch of namespaces), nor small, as each write wakes a thread of the pool.
  */
 const ENCODE_CHARS = 32 * 1024;
-const WRITE_BYTES = 128 * 1024;
+const WRITE_BYTES = 512 * 1024;
 /** The file is read back in pieces of this size. */
 const READ_BYTES = 1024 * 1024;
 
@@ -57,7 +57,7 @@ export function textSpoolWrites(below: number): Promise<void> {
  */
 const freeBuffers: Buffer[] = [];
 /** Write buffers kept for reuse at most. */
-const FREE_BUFFERS = 64;
+const FREE_BUFFERS = 32;
 const encoder = new TextEncoder();
 
 function writeBuffer(): Buffer {

@@ -6,6 +6,11 @@ import type { AuditResult, Finding, ObjectRecord } from "../model.js";
 
 /** Chunks of about this many characters are handed to the sink. */
 const CHUNK_CHARS = 64 * 1024;
+/**
+ * Byte chunks of at least this size are written: each write is a call to the file system (on the thread pool, whose
+ * thread must wake up for it) or a part of an upload, so a large run's gigabyte goes in few of them.
+ */
+export const WRITE_CHUNK_BYTES = 1024 * 1024;
 
 /** Collects small strings and gives them out in chunks. */
 export class Chunker {
@@ -30,14 +35,14 @@ export class Chunker {
 
 /**
  * Gathers the pieces of a file made of many small texts and byte ranges (rendered earlier) into chunks of about
- * {@link CHUNK_CHARS} bytes, so that a file of many small parts is not handed to the sink a piece at a time.
+ * {@link WRITE_CHUNK_BYTES} bytes, so that a file of many small parts is not written a piece at a time.
  */
 export class ByteChunker {
   private parts: Buffer[] = [];
   private bytes = 0;
 
   /** `chunkBytes`: the size of the chunks handed on (at least; a larger piece goes on whole). */
-  constructor(private readonly chunkBytes = CHUNK_CHARS) {}
+  constructor(private readonly chunkBytes = WRITE_CHUNK_BYTES) {}
 
   /** Adds a piece; returns the chunks to hand on (none until enough has gathered). */
   push(piece: string | Uint8Array): Uint8Array[] {

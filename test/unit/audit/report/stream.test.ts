@@ -48,7 +48,7 @@ describe("JSON layout", () => {
 
 describe("ByteChunker", () => {
   it("gathers small pieces into chunks and passes large ones through, in order", async () => {
-    const chunker = new ByteChunker();
+    const chunker = new ByteChunker(64 * 1024);
     const out: Uint8Array[] = [];
     const want: string[] = [];
     for (let i = 0; i < 5000; i++) {
