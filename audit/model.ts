@@ -242,6 +242,28 @@ export interface RunNote {
   message: string;
 }
 
+/** A rule of a run's findings, as its first finding names it. */
+export interface RunRule {
+  /** {@link ruleId} of its findings. */
+  id: string;
+  /** The first finding's severity. */
+  severity: FindingSeverity;
+  rule: Pick<RuleRef, "family" | "policy" | "rule">;
+}
+
+/**
+ * The rule a finding is counted under in a run's rule list (and a report's rule table): `family/policy/rule` (the
+ * parts it has), `policy-failure/` before a policy failure's, and one rule, `input-error`, for every input error.
+ */
+export function ruleId(f: Pick<Finding, "severity" | "rule">): string {
+  if (f.severity === "input-error") return "input-error";
+  const r = f.rule;
+  let id: string = r.family;
+  if (r.policy !== undefined) id += `/${r.policy}`;
+  if (r.rule !== undefined) id += `/${r.rule}`;
+  return f.severity === "policy-failure" ? `policy-failure/${id}` : id;
+}
+
 /** Notes a run keeps at most. */
 export const MAX_RUN_NOTES = 1000;
 
@@ -255,6 +277,11 @@ export interface AuditResult extends AuditRunHeader {
   findings: Spool<Finding>;
   /** Counts per policy, namespace, team and controller (groups.ts). */
   groups: RunGroups;
+  /**
+   * The rules of the run's findings, each once ({@link ruleId}), in the order their first findings come: for a report
+   * that lists its rules before its results (report.sarif) without reading the findings twice.
+   */
+  rules: RunRule[];
   /** Earlier runs at the output prefix, oldest first (history.json), for the reports' trend; absent when unknown. */
   history?: HistoryEntry[];
   /**

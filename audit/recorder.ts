@@ -18,6 +18,8 @@ import {
   REPORT_API_VERSION,
   REPORT_KIND,
   REPORT_VERSION,
+  type RunRule,
+  ruleId,
   type Summary,
   type WaiverRecord,
 } from "./model.js";
@@ -62,6 +64,7 @@ export class RunRecorder {
   private readonly waivers: Map<string, WaiverRecord> | undefined;
   private readonly groups = new GroupTally();
   private readonly chain = new ControllerChain();
+  private readonly rules = new Map<string, RunRule>();
 
   constructor(start: Date, options: RecorderOptions = {}) {
     this.runId = runIdOf(start);
@@ -101,6 +104,11 @@ export class RunRecorder {
       }
     }
     this.groups.finding(f);
+    const id = ruleId(f);
+    if (!this.rules.has(id)) {
+      const { family, policy, rule } = f.rule;
+      this.rules.set(id, { id, severity: f.severity, rule: { family, policy, rule } });
+    }
     this.findings.append(f);
   }
 
@@ -121,6 +129,7 @@ export class RunRecorder {
       objects: this.objects,
       findings: this.findings,
       groups: this.groups.result((group) => this.chain.topOfGroup(group)),
+      rules: [...this.rules.values()],
     };
     const chain = this.chain;
     this.objects.mapOnRead((r) => chain.resolved(r));

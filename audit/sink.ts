@@ -72,7 +72,11 @@ export interface SinkOptions {
   s3?: Readonly<S3Options>;
   /** Report files larger than this go up to S3 as multipart uploads. Default 16 MiB (lib/storage). */
   multipartThreshold?: number;
-  /** Files written at once before index.json. Default 4. */
+  /**
+   * Files written at once before index.json. Default: all of them to a local folder (the files the shared pass
+   * renders are then written as it renders them: see audit/report/live-text.ts), 4 to S3 (each upload holds a few
+   * parts of 8 MiB in memory).
+   */
   concurrency?: number;
   /**
    * Write into the run folder named by the run id even when it exists, replacing what is there, instead of a `-2`...
@@ -210,7 +214,7 @@ export async function writeRun(
       options: { contentType: f.contentType },
     }));
     try {
-      await writeInOrder(r.store, data, [], options.concurrency ?? 4);
+      await writeInOrder(r.store, data, [], options.concurrency ?? (out.startsWith("s3://") ? 4 : data.length));
     } catch (err) {
       throw incomplete(err, `the run folder ${r.where(`${folder}/`)} is incomplete and has no index.json`);
     }

@@ -1,7 +1,7 @@
 /** findings.csv: one row per finding, for spreadsheets; every cell neutralised against formula injection. */
 import type { Finding } from "../model.js";
 import { csvCell } from "./escape.js";
-import { sharedProduct } from "./shared-pass.js";
+import { sharedStream } from "./shared-pass.js";
 import type { ReportWriter } from "./types.js";
 
 const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefined]> = [
@@ -36,14 +36,15 @@ const COLUMNS: ReadonlyArray<[string, (f: Finding) => string | number | undefine
   ["waivedSeverity", (f) => f.waiver?.severity],
 ];
 
-/** The rows, rendered in the shared pass. */
-const csvRows = sharedProduct((pass) => {
-  const rows = pass.textSpool();
+/** The rows, rendered in the shared pass as the file is written. */
+const csvRows = sharedStream((pass) => {
+  const rows = pass.liveText();
   return {
     finding(f: Finding) {
       rows.append(`${COLUMNS.map(([, get]) => csvCell(get(f))).join(",")}\r\n`);
     },
-    result: () => rows,
+    early: { rows },
+    result: () => ({ rows }),
   };
 });
 
@@ -53,7 +54,7 @@ export const csvWriter: ReportWriter = {
     csvRows.want(run);
     async function* chunks(): AsyncGenerator<string | Uint8Array> {
       yield `${COLUMNS.map(([name]) => name).join(",")}\r\n`;
-      yield* (await csvRows(run)).chunks();
+      yield* (await csvRows(run)).rows.chunks();
     }
     return [{ name: "findings.csv", chunks, contentType: "text/csv; charset=utf-8" }];
   },

@@ -6,7 +6,7 @@
  * and `origin` (`tollgate/<family>/<policy>`), as `ErrorDetails` in the convention.
  */
 import type { Finding, ObjectRecord } from "../model.js";
-import { sharedProduct } from "./shared-pass.js";
+import { sharedStream } from "./shared-pass.js";
 import type { ReportWriter } from "./types.js";
 
 function isError(f: Finding): boolean {
@@ -21,12 +21,12 @@ function member(key: string, value: string | undefined): string {
 }
 
 /**
- * The lines, rendered in the shared pass, each as `JSON.stringify` writes the line's object (apiVersion, kind,
+ * The lines, rendered in the shared pass as the file is written, each as `JSON.stringify` writes the line's object (apiVersion, kind,
  * namespace, name, uid, subresource, patch), written straight from the record: building the objects and
  * stringifying them took most of the file's time on a large run.
  */
-const fieldErrorLines = sharedProduct((pass) => {
-  const lines = pass.textSpool();
+const fieldErrorLines = sharedStream((pass) => {
+  const lines = pass.liveText();
   return {
     object(o: ObjectRecord, findings: readonly Finding[]) {
       if (o.object === undefined || (o.outcome !== "invalid" && o.outcome !== "valid")) return;
@@ -38,7 +38,8 @@ const fieldErrorLines = sharedProduct((pass) => {
           `${member("name", r.name)}${member("uid", r.uid)},"subresource":"status","patch":${patch}}\n`,
       );
     },
-    result: () => lines,
+    early: { lines },
+    result: () => ({ lines }),
   };
 });
 
@@ -46,8 +47,8 @@ export const fieldErrorsWriter: ReportWriter = {
   name: "fielderrors",
   render(run) {
     fieldErrorLines.want(run);
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      yield* (await fieldErrorLines(run)).chunks();
+    async function* chunks(): AsyncGenerator<string | Uint8Array> {
+      yield* (await fieldErrorLines(run)).lines.chunks();
     }
     return [{ name: "fielderrors.ndjson", chunks, contentType: "application/x-ndjson" }];
   },

@@ -5,8 +5,8 @@
  * waived finding keeps the level it has without its waiver and carries an accepted external suppression (SARIF
  * 2.1.0 §3.35) whose justification is the waiver's reason, so code hosts show it as suppressed.
  */
-import type { AuditResult, Finding, FindingSeverity, Location } from "../model.js";
-import { sharedProduct } from "./shared-pass.js";
+import { type AuditResult, type Finding, type FindingSeverity, type Location, ruleId } from "../model.js";
+import { sharedStream } from "./shared-pass.js";
 import { nestedJson } from "./stream.js";
 import type { ReportWriter } from "./types.js";
 
@@ -28,14 +28,6 @@ function levelOf(f: Finding): "error" | "warning" | "note" {
   return LEVEL[f.severity];
 }
 
-function ruleId(f: Finding): string {
-  if (f.severity === "input-error") return "input-error";
-  const parts: string[] = [f.rule.family];
-  if (f.rule.policy !== undefined) parts.push(f.rule.policy);
-  if (f.rule.rule !== undefined) parts.push(f.rule.rule);
-  return f.severity === "policy-failure" ? `policy-failure/${parts.join("/")}` : parts.join("/");
-}
-
 /** A relative URI with forward slashes (percent-encoded), or a file: URI for an absolute path. */
 function artifactUri(l: Location): string {
   const path = (l.entry ?? l.file).replace(/\\/g, "/");
@@ -55,41 +47,43 @@ export const sarifWriter: ReportWriter = {
 };
 
 /**
- * The run's rules in the order their first findings come, and the results (their text, rendered in the shared pass:
- * a result's rule index is known when it is written, as its rule comes first at or before it).
+ * The results, rendered in the shared pass as the file is written: the rules come before them in the file, from the
+ * run's rule list (its findings' rules in the order their first findings come), so each result's rule index is known.
  */
-const sarifBody = sharedProduct((pass) => {
-  const ruleIndex = new Map<string, number>();
-  const rules: Record<string, unknown>[] = [];
-  const results = pass.textSpool();
+const sarifBody = sharedStream((pass) => {
+  const ruleIndex = new Map(pass.run.rules.map((r, i) => [r.id, i]));
+  const results = pass.liveText();
   let first = true;
   return {
     finding(f: Finding) {
       const id = ruleId(f);
-      let index = ruleIndex.get(id);
-      if (index === undefined) {
-        index = rules.length;
-        ruleIndex.set(id, index);
-        rules.push({
-          id,
-          name: f.rule.rule ?? f.rule.policy ?? f.severity,
-          shortDescription: { text: ruleText(f) },
-          properties: { family: f.rule.family },
-        });
-      }
+      const index = ruleIndex.get(id);
+      if (index === undefined) throw new Error(`the rule ${JSON.stringify(id)} of a finding is not in the run's rules`);
       results.append(`${first ? "[\n" : ",\n"}${resultText(f, id, index)}`);
       first = false;
     },
+    early: { results },
     result() {
       results.append(first ? "[]" : `\n${RESULTS_PAD}]`);
-      return { rules, results };
+      return { results };
     },
   };
 });
 
-/** Laid out as `JSON.stringify(sarif, null, 2)`; rules come before results (both from the shared pass). */
+/** The run's rule table. */
+function rulesOf(run: AuditResult): Record<string, unknown>[] {
+  return run.rules.map((r) => ({
+    id: r.id,
+    name: r.rule.rule ?? r.rule.policy ?? r.severity,
+    shortDescription: { text: ruleText(r) },
+    properties: { family: r.rule.family },
+  }));
+}
+
+/** Laid out as `JSON.stringify(sarif, null, 2)`; rules (the run's list) come before results (the shared pass's). */
 async function* sarifChunks(run: AuditResult): AsyncGenerator<string | Uint8Array> {
-  const { rules, results } = await sarifBody(run);
+  const { results } = await sarifBody(run);
+  const rules = rulesOf(run);
   const head = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -190,7 +184,7 @@ function propertiesText(f: Finding): string {
   );
 }
 
-function ruleText(f: Finding): string {
+function ruleText(f: Pick<Finding, "severity" | "rule">): string {
   if (f.severity === "input-error") return "A document that cannot be read as a Kubernetes object";
   const what = f.severity === "policy-failure" ? "Policy that cannot be used" : "Policy rule";
   return `${what}: ${[f.rule.family, f.rule.policy, f.rule.rule].filter((x) => x !== undefined).join(" ")}`;

@@ -7,10 +7,12 @@
  * rendered into text spools, such as the SARIF results), gathered only in a pass of a run whose writer asked for it
  * ({@link SharedFact.want}, called when the writer's files are made). The first read of a fact or product of a run
  * makes the pass for everything wanted and not yet gathered; the results are kept for that run until
- * {@link releaseShared} (the text spools' files are removed then).
+ * {@link releaseShared} (the text spools' files are removed then). A product may be a file's text handed to its
+ * writing as the pass renders it ({@link sharedStream}, live-text.ts): its read gives it as soon as the pass starts.
  */
 import type { AuditResult, Finding, ObjectRecord } from "../model.js";
 import { TextSpool, textSpoolWrites } from "../text-spool.js";
+import { LiveText } from "./live-text.js";
 import { objectsWithFindings } from "./stream.js";
 
 /** Gathers one fact while the pass reads the run. */
@@ -21,6 +23,8 @@ export interface FactCollector<T> {
   object?(record: ObjectRecord, findings: readonly Finding[]): void;
   /** The fact, once the pass has read everything. */
   result(): T | Promise<T>;
+  /** A product given as soon as the pass starts (with the live text it renders into); `result` ends it then. */
+  early?: T;
 }
 
 /** What a collector is made with. */
@@ -28,6 +32,8 @@ export interface PassContext {
   run: AuditResult;
   /** A new text spool for rendered text, removed with the run's other results. */
   textSpool(): TextSpool;
+  /** A new live text, read while the pass renders it (closed when the pass ends; the pass waits for its reader). */
+  liveText(): LiveText;
 }
 
 type Collect<T> = (pass: PassContext) => FactCollector<T>;
@@ -63,14 +69,12 @@ function shared<T>(collect: Collect<T>): SharedFact<T> {
     const state = stateOf(run);
     if (!state.results.has(c)) {
       const missing = [...new Set([...facts, ...state.wanted, c])].filter((x) => !state.results.has(x));
-      const gathered = gather(run, missing, state);
+      const { early, gathered } = gather(run, missing, state);
       // Handled here: a failed pass fails every read of what it gathers, not the process.
       gathered.catch(() => {});
       missing.forEach((x, i) => {
-        state.results.set(
-          x,
-          gathered.then((results) => results[i]),
-        );
+        const e = early[i];
+        state.results.set(x, e !== undefined ? Promise.resolve(e) : gathered.then((results) => results[i]));
       });
     }
     return state.results.get(c) as Promise<T>;
@@ -93,6 +97,14 @@ export function sharedProduct<T>(collect: Collect<T>): SharedFact<T> {
   return shared(collect);
 }
 
+/**
+ * Declares a product that is a file's live text, with what the file needs besides it (`T`), given as soon as the
+ * pass starts: `collect` renders into `pass.liveText()` and gives its collector's `early`.
+ */
+export function sharedStream<T extends object>(collect: Collect<T>): SharedFact<T> {
+  return shared(collect);
+}
+
 /** Forgets what was gathered for the run and removes its text spools' files. */
 export function releaseShared(run: AuditResult): void {
   const state = states.get(run);
@@ -109,9 +121,18 @@ const WRITING_BYTES = 16 * 1024 * 1024;
  */
 const DOCUMENTS_PER_STEP = 256;
 
-async function gather(run: AuditResult, collects: readonly Collect<unknown>[], state: RunState): Promise<unknown[]> {
+/**
+ * Starts the pass for `collects`: the collectors are made at once (the products they give early come back then),
+ * and `gathered` gives every result once the pass has read the run.
+ */
+function gather(
+  run: AuditResult,
+  collects: readonly Collect<unknown>[],
+  state: RunState,
+): { early: unknown[]; gathered: Promise<unknown[]> } {
   // A run whose records are on disk puts its rendered text on disk too; a small run keeps it in memory.
   const memoryBytes = run.objects.onDisk || run.findings.onDisk ? 0 : Number.POSITIVE_INFINITY;
+  const live: LiveText[] = [];
   const pass: PassContext = {
     run,
     textSpool() {
@@ -119,8 +140,35 @@ async function gather(run: AuditResult, collects: readonly Collect<unknown>[], s
       state.spools.push(spool);
       return spool;
     },
+    liveText() {
+      const text = new LiveText(() => pass.textSpool());
+      live.push(text);
+      return text;
+    },
   };
   const collectors = collects.map((c) => c(pass));
+  const gathered = read(run, collectors, live).then(
+    async () => {
+      const results: unknown[] = [];
+      for (const c of collectors) {
+        const result = await c.result();
+        results.push(c.early ?? result);
+      }
+      for (const text of live) text.close();
+      return results;
+    },
+    (err: unknown) => {
+      for (const text of live) text.fail(err instanceof Error ? err : new Error(String(err)));
+      throw err;
+    },
+  );
+  return { early: collectors.map((c) => c.early), gathered };
+}
+
+/** The pass itself: the run read once, every collector given every finding and record. */
+async function read(run: AuditResult, collectors: readonly FactCollector<unknown>[], live: readonly LiveText[]) {
+  // Let the reads that started the pass begin reading their live texts before there is text to spill.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const onFinding = collectors.filter((c) => c.finding !== undefined);
   const onObject = collectors.filter((c) => c.object !== undefined);
   const finding = (f: Finding): void => {
@@ -133,9 +181,7 @@ async function gather(run: AuditResult, collects: readonly Collect<unknown>[], s
     if (++n % DOCUMENTS_PER_STEP === 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await textSpoolWrites(WRITING_BYTES);
+      for (const text of live) await text.drained();
     }
   }
-  const results: unknown[] = [];
-  for (const c of collectors) results.push(await c.result());
-  return results;
 }
