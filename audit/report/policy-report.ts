@@ -50,21 +50,22 @@ export interface ReportLimits {
 
 type Summary = Record<Result, number>;
 
-/** One report object of the file (the same in both flavours) and where its results' text is in the shared body. */
+/** One report object of the file (the same in both flavours) and where its results' text is in its batch's text. */
 interface ReportPart {
   ns: string;
   /** 1 for `tollgate-audit-<ns>`, then 2, 3... for `-2`, `-3`... */
   part: number;
   summary: Summary;
   results: number;
-  start: number;
-  end: number;
+  /** The batch (none for a namespace without results) and the byte ranges of its text, start and end, in order. */
+  batch: number;
+  ranges: number[];
 }
 
-/** What both flavours write: their report objects, and the results' text they share. */
+/** What both flavours write: their report objects, and the dealt results' text they copy. */
 interface PolicyBody {
   parts: ReportPart[];
-  text: TextSpool;
+  batches: DealtBatch[];
 }
 
 function summaryOf(summaries: Map<string, Summary>, ns: string): Summary {
@@ -128,6 +129,9 @@ class DealtBatch {
   private readonly index = new Map<string, number>();
   entries = new Uint32Array(1024);
   count = 0;
+  /** Where each result's text starts in the batch's text, and the text's bytes. */
+  offsets: number[] = [];
+  private bytes = 0;
 
   constructor(readonly text: TextSpool) {}
 
@@ -143,7 +147,10 @@ class DealtBatch {
       larger.set(this.entries);
       this.entries = larger;
     }
-    this.entries[2 * this.count] = Buffer.byteLength(entry, "utf8");
+    const size = Buffer.byteLength(entry, "utf8");
+    this.offsets.push(this.bytes);
+    this.bytes += size;
+    this.entries[2 * this.count] = size;
     this.entries[2 * this.count + 1] = 4 * n + KINDS.indexOf(kind);
     this.count++;
     this.text.append(entry);
@@ -152,13 +159,11 @@ class DealtBatch {
 
 /**
  * The reports' body, made in the shared pass: each finding's result rendered and dealt to the text of its batch (on
- * disk when the run is), each namespace's summary counted; then, batch by batch, the namespaces in order and each
- * one's results copied to one text both flavours copy. A batch whose results are of one namespace (the cluster
- * report of a large export) is copied as it is read; the results of a batch of several namespaces are read into
- * memory (about `batchResults` at most). A namespace's results are cut into reports of at most `limits.results`
- * results and `limits.bytes` bytes of results text (the API server stores objects up to about 1.5 MiB), named
- * `tollgate-audit-<ns>`, then `-2`, `-3`...; each summary counts its own results, and the first also the
- * namespace's passing objects.
+ * disk when the run is), each namespace's summary counted; then the namespaces in order, each one's results (where
+ * they are in its batch's text) cut into reports of at most `limits.results` results and `limits.bytes` bytes of
+ * results text (the API server stores objects up to about 1.5 MiB), named `tollgate-audit-<ns>`, then `-2`, `-3`...;
+ * each summary counts its own results, and the first also the namespace's passing objects. Each flavour copies the
+ * results from the batches' texts.
  */
 function collectBody(
   pass: PassContext,
@@ -170,70 +175,52 @@ function collectBody(
   const summaries = new Map<string, Summary>();
   const starts = batchStarts(run, batchResults);
   const batches = starts.map(() => new DealtBatch(pass.textSpool()));
-  const write = async (): Promise<PolicyBody> => {
-    const text = pass.textSpool();
+  const cutAll = (): ReportPart[] => {
     const parts: ReportPart[] = [];
-    let at = 0;
-    /** Cuts a namespace's results (kind index and size each) into reports; their text is appended by the caller. */
-    const cut = (ns: string, entries: Iterable<[kind: number, size: number]>): void => {
+    /** Cuts a namespace's results (the batch's entries `mine`, in order) into reports. */
+    const cut = (ns: string, b: number, mine: Iterable<number>): void => {
+      const batch = batches[b];
       let part = 1;
       let results = 0;
       let bytes = 0;
-      let start = at;
+      let ranges: number[] = [];
       let summary: Summary = { pass: summaries.get(ns)!.pass, fail: 0, warn: 0, error: 0, skip: 0 };
       const close = (): void => {
-        parts.push({ ns, part, summary, results, start, end: at });
+        parts.push({ ns, part, summary, results, batch: b, ranges });
         part++;
         results = 0;
         bytes = 0;
-        start = at;
+        ranges = [];
         summary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
       };
-      for (const [kind, size] of entries) {
+      for (const e of mine) {
+        const size = batch!.entries[2 * e]!;
         if (results > 0 && (results >= limits.results || bytes + size > limits.bytes)) close();
-        at += size;
+        const start = batch!.offsets[e]!;
+        // A result right after the last one extends its range.
+        if (ranges.length > 0 && ranges[ranges.length - 1] === start) ranges[ranges.length - 1] = start + size;
+        else ranges.push(start, start + size);
         results++;
         bytes += size;
-        summary[KINDS[kind]!]++;
+        summary[KINDS[batch!.entries[2 * e + 1]! & 3]!]++;
       }
       close();
     };
     const names = [...summaries.keys()].sort();
-    for (let i = 0; i < names.length; ) {
-      const b = batchOf(starts, names[i]!);
-      let j = i;
-      while (j < names.length && batchOf(starts, names[j]!) === b) j++;
-      const group = names.slice(i, j);
-      i = j;
+    const byBatch = new Map<number, Map<string, number[]>>();
+    for (const ns of names) {
+      const b = batchOf(starts, ns);
       const batch = batches[b];
-      if (batch === undefined || batch.names.length <= 1) {
-        // At most one namespace has results here: they are its results in order, copied as they are read.
-        for (const ns of group) {
-          if (batch === undefined || ns !== batch.names[0]) cut(ns, []);
-          else {
-            cut(ns, entriesOf(batch, 0, batch.count));
-            for await (const piece of batch.text.chunks()) text.appendBytes(piece);
-          }
-        }
-        continue;
+      let byName = byBatch.get(b);
+      if (byName === undefined && batch !== undefined) {
+        byName = new Map(batch.names.map((n) => [n, []]));
+        for (let e = 0; e < batch.count; e++) byName.get(batch.names[batch.entries[2 * e + 1]! >>> 2]!)!.push(e);
+        byBatch.set(b, byName);
       }
-      const read: Buffer[] = [];
-      for await (const piece of batch.text.chunks()) read.push(piece);
-      const all = Buffer.concat(read);
-      const byName = new Map<string, number[]>(batch.names.map((ns) => [ns, []]));
-      for (let e = 0; e < batch.count; e++) byName.get(batch.names[batch.entries[2 * e + 1]! >>> 2]!)!.push(e);
-      const offsets = new Float64Array(batch.count + 1);
-      for (let e = 0; e < batch.count; e++) offsets[e + 1] = offsets[e]! + batch.entries[2 * e]!;
-      for (const ns of group) {
-        const mine = byName.get(ns) ?? [];
-        cut(
-          ns,
-          mine.map((e) => [batch.entries[2 * e + 1]! & 3, batch.entries[2 * e]!]),
-        );
-        for (const e of mine) text.appendBytes(all.subarray(offsets[e]!, offsets[e + 1]!));
-      }
+      cut(ns, b, byName?.get(ns) ?? []);
+      byName?.delete(ns);
     }
-    return { parts, text };
+    return parts;
   };
   return {
     finding(f: Finding) {
@@ -246,19 +233,8 @@ function collectBody(
       if (o.outcome !== "valid" || o.findings > 0) return;
       summaryOf(summaries, o.object?.namespace ?? "").pass++;
     },
-    async result() {
-      try {
-        return await write();
-      } finally {
-        for (const batch of batches) batch.text.dispose();
-      }
-    },
+    result: () => ({ parts: cutAll(), batches }),
   };
-}
-
-/** The kind index and size of a batch's results `from` to `to`. */
-function* entriesOf(batch: DealtBatch, from: number, to: number): Generator<[kind: number, size: number]> {
-  for (let e = from; e < to; e++) yield [batch.entries[2 * e + 1]! & 3, batch.entries[2 * e]!];
 }
 
 /** The body for each batch size and limits asked for (the writers use the defaults; tests others). */
@@ -276,7 +252,9 @@ function bodyOf(batchResults: number, limits: Readonly<ReportLimits>): SharedFac
 
 /**
  * One flavour's file: one report per namespace (or several, cut by `limits`), in namespace order. Both flavours
- * copy the same results text (the shared pass renders it once); only their headers differ.
+ * copy the same results text (the shared pass renders it once); only their headers differ. A batch of one
+ * namespace's results is copied as it is read; a batch of several namespaces' results is read into memory (about
+ * `batchResults` results) and its results copied from there.
  */
 export async function* renderPolicyReports(
   run: AuditResult,
@@ -285,13 +263,33 @@ export async function* renderPolicyReports(
   limits: Readonly<ReportLimits> = REPORT_LIMITS,
 ): AsyncGenerator<Uint8Array> {
   const flavour = format === "policyreport" ? WG_POLICY : OPEN_REPORTS;
-  const { parts, text } = await bodyOf(batchResults, limits)(run);
+  const { parts, batches } = await bodyOf(batchResults, limits)(run);
   const out = new ByteChunker();
+  let held: { batch: number; bytes: Buffer } | undefined;
   let first = true;
   for (const p of parts) {
     yield* out.push(header(run, flavour, p, first));
     first = false;
-    for await (const piece of text.chunks(p.start, p.end)) yield* out.push(piece);
+    if (p.ranges.length === 0) continue;
+    const batch = batches[p.batch]!;
+    if (batch.names.length === 1) {
+      for (let r = 0; r < p.ranges.length; r += 2) {
+        for await (const piece of batch.text.chunks(p.ranges[r], p.ranges[r + 1])) yield* out.push(piece);
+      }
+      continue;
+    }
+    if (held?.batch !== p.batch) {
+      held = undefined;
+      const read: Buffer[] = [];
+      for await (const piece of batch.text.chunks()) read.push(piece);
+      held = { batch: p.batch, bytes: Buffer.concat(read) };
+    }
+    // The part's results gathered in one piece (a report holds a megabyte of them at most).
+    let size = 0;
+    for (let r = 0; r < p.ranges.length; r += 2) size += p.ranges[r + 1]! - p.ranges[r]!;
+    const piece = Buffer.allocUnsafe(size);
+    for (let r = 0, at = 0; r < p.ranges.length; r += 2) at += held.bytes.copy(piece, at, p.ranges[r], p.ranges[r + 1]);
+    yield* out.push(piece);
   }
   yield out.take();
 }
