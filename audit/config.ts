@@ -14,7 +14,7 @@
  * | TOLLGATE_TEAM_KEYS (or TOLLGATE_OWNER_LABELS) | ownerLabels (--team-keys, --owner-labels) | app.kubernetes.io/part-of,team,owner (label, else annotation, keys naming the team) |
  * | TOLLGATE_MAX_JSON_BYTES | maxJsonBytes     | 512Mi (larger JSON files are streamed) |
  * | TOLLGATE_MAX_DOCUMENT_BYTES | maxDocumentBytes | 8Mi: the per-document limit of every input path and policy document |
- * | TOLLGATE_WORKERS        | workers          | auto (worker threads for large inputs; 0 or 1: one thread) |
+ * | TOLLGATE_WORKERS        | workers          | auto (auditing threads, the main one included, for large inputs; 0 or 1: one thread) |
  * | TOLLGATE_S3_ENDPOINT    | s3Endpoint       | AWS S3     |
  * | TOLLGATE_S3_PATH_STYLE  | s3PathStyle      | on with an endpoint, off for AWS S3 |
  * | TOLLGATE_AS             | as               | tollgate-audit (the user of each object's synthetic request) |
@@ -93,9 +93,9 @@ export interface ResolvedAuditConfig {
    */
   maxDocumentBytes?: number;
   /**
-   * Worker threads that decode and validate: a number (0 or 1: everything on the main thread), or `auto` (the
-   * default: `os.availableParallelism() - 1`, at most 8, when the local input is large enough to pay for starting
-   * them; see audit/workers/auto.ts).
+   * Threads that decode and validate, the main thread included (n - 1 worker threads beside it): a number (0 or 1:
+   * everything on the main thread), or `auto` (the default: `os.availableParallelism()`, at most 8, when the local
+   * input is large enough to pay for starting workers; see audit/workers/auto.ts).
    */
   workers: number | "auto";
   /** How `s3://` sources, bundles and report prefixes are reached (endpoint, path style); empty for AWS S3. */
@@ -132,7 +132,7 @@ export const DEFAULT_OWNER_LABELS: readonly string[] = ["app.kubernetes.io/part-
 export const DEFAULT_AUDIT_USER = "tollgate-audit";
 export const DEFAULT_AUDIT_GROUPS: readonly string[] = ["system:authenticated"];
 
-/** The most worker threads `workers` takes. */
+/** The most auditing threads `workers` takes. */
 const MAX_WORKERS = 64;
 
 /**

@@ -8,11 +8,12 @@
  * so violations on values the change kept are `grandfathered` (an unchanged update would be admitted) and the others
  * `blocking`. Objects without a previous version are validated as a CREATE.
  *
- * With `workers` > 1, decoding and validation run on worker threads (audit/workers/feed.ts): the main
- * thread reads the units undecoded (`SourceUnit.raw`: whole small files, and one part per YAML document or List item
- * of a streamed file), sends them in batches (about `batchBytes` of text each, at most `inFlightPerWorker` batches
- * per worker in flight, so memory stays flat), and takes the records and findings back in input order: ids, firstSeen,
- * the comparison and the summary are made here, exactly as in a run on one thread, so the reports are identical.
+ * With `workers` > 1, that many threads decode and validate (audit/workers/feed.ts): the main thread and
+ * `workers` - 1 worker threads. The main thread reads the units undecoded (`SourceUnit.raw`: whole small files, and
+ * one part per YAML document or List item of a streamed file) and cuts their parts into batches; each batch goes to
+ * a worker that has room for it (at most `inFlightPerWorker` batches each, so memory stays flat) or is audited on
+ * the main thread itself, and the records and findings are taken back in input order: ids, firstSeen, the
+ * comparison and the summary are made here, exactly as in a run on one thread, so the reports are identical.
  * Each worker compiles the same policy set (`policySource`; its digest is checked). Not with `previous`: the runner
  * then stays on one thread (each worker would have to index the whole previous snapshot). A worker that fails
  * (an exception, a crash, another policy set) fails the run with a WorkerPoolError (exit 3): documents are
@@ -77,7 +78,10 @@ export interface AuditConfig {
   spool?: SpoolOptions;
   /** Called after each unit (file, archive member) is processed; the CLI draws a progress line from it. */
   onProgress?: (progress: AuditProgress) => void;
-  /** Worker threads that decode and validate; 0 or 1 (the default): everything on the main thread. Ignored with `previous`. */
+  /**
+   * Threads that decode and validate, the main thread included (so `workers` - 1 worker threads); 0 or 1 (the
+   * default): everything on the main thread. Ignored with `previous`.
+   */
   workers?: number;
   /** How the workers build the policy set (the CLI passes `LoadedPolicies.source`); default `{ bundle }`. */
   policySource?: PolicySource;
@@ -130,7 +134,7 @@ export async function runAudit(config: AuditConfig, policySet: PolicySet): Promi
       };
       if (config.user !== undefined) init.user = config.user;
       if (config.workerTuning?.fault !== undefined) init.fault = config.workerTuning.fault;
-      await auditWithWorkers(config.sources, concurrency, workers, init, config.workerTuning ?? {}, hooks);
+      await auditWithWorkers(config.sources, concurrency, workers - 1, init, config.workerTuning ?? {}, hooks);
     } else {
       await auditOnOneThread(config.sources, concurrency, hooks);
     }

@@ -1,35 +1,36 @@
 /**
- * `--workers auto`: how many worker threads a run gets. Starting workers costs wall time (each is a new V8 isolate
- * that loads the sources through tsx, compiles the bundle and warms up: about 1.3 s for one worker with the bench's
- * bundle, 2.5-3 s for two on a 2-core machine; test/bench/audit-workers.bench.ts). One thread audits about 4,000
- * YAML objects (about 1.2 MB) or 20,000 JSON List items (about 6 MB) per second, so workers are used only when the
- * local input is worth a few seconds of one thread: at least {@link AUTO_MIN_BYTES} of YAML, JSON counted at a
- * fifth of its size. s3:// sources are not measured (that would take a listing of its own): name a number of
- * workers for them.
+ * `--workers auto`: how many threads audit a run, the main thread included (`--workers N` is N auditing threads: the
+ * main thread and N - 1 worker threads, audit/workers/feed.ts). Starting a worker costs it about a second of its own
+ * (a new V8 isolate that loads the code, compiles the bundle and warms up its JIT; the main thread audits alone
+ * meanwhile, so a small input never waits for it; test/bench/audit-workers.bench.ts measures it). One thread audits
+ * about 4,000 YAML objects (about 1.2 MB) or 20,000 JSON List items (about 6 MB) per second, so workers are started
+ * only when the local input is worth a few seconds of one thread: at least {@link AUTO_MIN_BYTES} of YAML, JSON
+ * counted at a fifth of its size. s3:// sources are not measured (that would take a listing of its own): name a
+ * number for them.
  */
 import { availableParallelism } from "node:os";
 import { localInputFiles } from "../sources/size.js";
 
-/** Input bytes (YAML, or five times as much JSON) from which `auto` starts workers. */
+/** Input bytes (YAML, or five times as much JSON) from which `auto` audits on several threads. */
 const AUTO_MIN_BYTES = 4 * 1024 * 1024;
 /** JSON decodes about five times faster than YAML: its bytes count this much toward {@link AUTO_MIN_BYTES}. */
 const JSON_WEIGHT = 0.2;
-/** The most workers `auto` starts. */
-const AUTO_MAX_WORKERS = 8;
+/** The most auditing threads `auto` takes. */
+const AUTO_MAX_THREADS = 8;
 
 /**
- * The workers `auto` starts when the input is large: one per core but the main thread's, at most 8; 1 (one core or
- * two) means none, as `--workers 1` does (the main thread reads, cuts and keeps results: on two cores, one worker
- * would compete with it).
+ * The auditing threads `auto` takes when the input is large: one per core, at most 8, the main thread among them (it
+ * audits what the workers leave it besides reading the input and keeping the results); 1 (one core) means one
+ * thread, as `--workers 1` does.
  */
 export function autoWorkerCount(cores = availableParallelism()): number {
-  return Math.min(AUTO_MAX_WORKERS, Math.max(1, cores - 1));
+  return Math.min(AUTO_MAX_THREADS, Math.max(1, cores));
 }
 
 /**
- * The worker threads for a run: a number as given (0 and 1 mean none); `auto` → {@link autoWorkerCount} when the
- * local sources hold at least `minBytes` (see {@link AUTO_MIN_BYTES}), else none. Never with `--previous` (the
- * runner stays on one thread then).
+ * The auditing threads of a run, the main thread included: a number as given (0 and 1 mean one thread, and give
+ * 0); `auto` → {@link autoWorkerCount} when the local sources hold at least `minBytes` (see
+ * {@link AUTO_MIN_BYTES}), else 0. Never with `--previous` (the runner stays on one thread then).
  */
 export async function resolveWorkers(
   setting: number | "auto" | undefined,

@@ -1,8 +1,18 @@
 /**
- * The runner's worker path (audit/run.ts, `workers` > 1): units are read undecoded (`SourceUnit.raw`, up to
- * `concurrency` of them ahead, for I/O), their parts batched and sent to the pool, and the results taken back in the
- * batches' order, through a queue of at most `inFlightPerWorker` × workers batches (the reorder buffer). The records
- * and findings reach the runner's hooks in input order, exactly as on one thread.
+ * The runner's path on several auditing threads (audit/run.ts, `workers` > 1): the main thread and `workers` - 1
+ * worker threads (pool.ts). Units are read undecoded (`SourceUnit.raw`, up to `concurrency` of them ahead, for I/O)
+ * and their parts cut into batches, in input order; each batch is either sent to a worker or decoded and audited on
+ * the main thread itself, and the results are taken back in the batches' order (a reorder queue of bounded size),
+ * so the records and findings reach the runner's hooks in input order, exactly as on one thread.
+ *
+ * Which thread audits a batch is decided as it is cut, by how busy the workers are: a batch goes to a worker when a
+ * ready worker (one that has built its policy set) has fewer than `inFlightPerWorker` batches in flight, so that
+ * each worker always has its next batch waiting; otherwise the main thread audits a small batch itself (at most
+ * {@link LOCAL_BATCH_PARTS} parts, so that it comes back to feed the workers soon) and then lets the workers'
+ * answers in. The main thread's share thus adapts to what else it does (reading the input, keeping the results):
+ * while no worker is ready it audits everything, so a small input ends before the workers have started and never
+ * waits for them; on a machine with many cores it mostly feeds the workers. Results of the main thread's batches
+ * are kept as they are (no round trip through JSON).
  */
 
 import pLimit from "p-limit";
@@ -10,26 +20,26 @@ import { appendAll } from "#lib/objects/append.js";
 import type { AuditedDocument } from "../audit-document.js";
 import type { Source, SourceDoc, SourceUnit } from "../sources/index.js";
 import type { RawPart } from "../sources/types.js";
-import { WorkerPool } from "./pool.js";
+import { type BatchPool, WorkerPool } from "./pool.js";
 import type { PartResult, WorkerInit } from "./protocol.js";
 
 export interface WorkerTuning {
-  /** Most parts (files, YAML documents, List items) in one batch. Default 2000. */
+  /** Most parts (files, YAML documents, List items) in a batch sent to a worker. Default 2000. */
   batchParts?: number;
-  /** A batch is sent once its text reaches this many characters. Default 512 Ki. */
+  /** A batch for a worker is sent once its text reaches this many characters. Default 512 Ki. */
   batchBytes?: number;
-  /** Batches in flight per worker. Default 3. */
+  /** Batches in flight per worker: one being audited, the others waiting on it. Default 2. */
   inFlightPerWorker?: number;
   /**
-   * While no worker has built its policy set yet, batches are audited on the main thread (whose set is compiled
-   * already), in batches of at most {@link LOCAL_BATCH_PARTS} parts so that the workers take over soon after they
-   * are ready: a small input ends before they have started, and a large one does not wait for them. Default true.
+   * Whether the main thread audits batches itself (see the top of this file). Default true; false: every batch
+   * goes to a worker, waiting for one to be ready (tests: every batch crosses the threads).
    */
-  localUntilReady?: boolean;
+  mainAudits?: boolean;
   /** Tests only: a worker fails at its `atBatch`-th batch. */
   fault?: WorkerInit["fault"];
+  /** Tests only: the pool of `size` workers the batches are sent to (default: worker threads, pool.ts). */
+  pool?: (size: number, init: WorkerInit) => BatchPool;
 }
-
 /** How the feed hands results back to the runner. */
 export interface FeedHooks {
   /** Keeps an audited document (in input order). */
@@ -69,7 +79,7 @@ interface Started {
 }
 
 /**
- * Audits every unit of the sources on a pool of `size` workers started with `init`.
+ * Audits every unit of the sources on the main thread and a pool of `size` workers started with `init`.
  *
  * @throws WorkerPoolError (workers/pool.ts) when a worker fails: documents are never dropped
  */
@@ -82,13 +92,14 @@ export async function auditWithWorkers(
   hooks: FeedHooks,
 ): Promise<void> {
   const batchParts = Math.max(1, tuning.batchParts ?? 2000);
-  const pool = new WorkerPool(size, init);
+  const pool = tuning.pool?.(size, init) ?? new WorkerPool(size, init);
   try {
     const feed = new BatchFeed(pool, hooks, {
       batchParts,
       batchBytes: Math.max(1, tuning.batchBytes ?? 512 * 1024),
-      maxInFlight: size * Math.max(1, tuning.inFlightPerWorker ?? 3),
-      localUntilReady: tuning.localUntilReady ?? true,
+      inFlightPerWorker: Math.max(1, tuning.inFlightPerWorker ?? 2),
+      workers: size,
+      mainAudits: tuning.mainAudits ?? true,
     });
     const limit = pLimit(concurrency);
     const start = (unit: SourceUnit): Started => {
@@ -112,27 +123,70 @@ export async function auditWithWorkers(
   }
 }
 
-/** Most parts of a batch audited on the main thread while no worker is ready. */
+/** Most parts of a batch the main thread audits itself. */
 const LOCAL_BATCH_PARTS = 64;
 /** Most characters of text in such a batch. */
 const LOCAL_BATCH_CHARS = 64 * 1024;
+/**
+ * A worker's first batches are this many times smaller than the main thread's, then twice as large as the one
+ * before, up to `batchParts` and `batchBytes`: a worker that has just started audits slowly (its JIT is cold and it
+ * compiles each kind's rules as it first meets them), and the main thread's batches done meanwhile wait behind
+ * the worker's oldest one.
+ */
+const FIRST_WORKER_BATCH = 4;
+/**
+ * The reorder queue holds at most this many times the parts (and characters) of the batches the workers may have in
+ * flight: the main thread's batches done meanwhile wait behind the oldest batch of a worker.
+ */
+const QUEUE_FACTOR = 2;
 
-/** Batches the parts of units in order, sends them to the pool, and takes the results back in the same order. */
+/** A batch cut: its entries, and its results once they are back. */
+interface Batch {
+  entries: Entry[];
+  parts: number;
+  chars: number;
+  /** The results, once back. */
+  results: PartResult[] | undefined;
+  /** The worker's failure, if it failed. */
+  error: unknown;
+  /** Settles when the results are back (or the worker failed). */
+  settled: Promise<void>;
+  /** Audited by a worker. */
+  remote: boolean;
+}
+
+interface FeedLimits {
+  batchParts: number;
+  batchBytes: number;
+  inFlightPerWorker: number;
+  workers: number;
+  mainAudits: boolean;
+}
+
+/** Cuts the parts of units into batches in order, has each audited here or on a worker, and takes the results back in order. */
 class BatchFeed {
-  private readonly queue: { results: Promise<PartResult[]>; entries: Entry[] }[] = [];
+  private readonly queue: Batch[] = [];
+  private queuedParts = 0;
+  private queuedChars = 0;
   private parts: RawPart[] = [];
   private entries: Entry[] = [];
-  private bytes = 0;
+  private chars = 0;
+  private readonly maxQueuedParts: number;
+  private readonly maxQueuedChars: number;
+  /** The size of the next batch for a worker (see {@link FIRST_WORKER_BATCH}). */
+  private workerParts: number;
+  private workerChars: number;
 
   constructor(
-    private readonly pool: WorkerPool,
+    private readonly pool: BatchPool,
     private readonly hooks: FeedHooks,
-    private readonly limits: { batchParts: number; batchBytes: number; maxInFlight: number; localUntilReady: boolean },
-  ) {}
-
-  /** Whether the next batch is audited here: no worker is ready yet. */
-  private get local(): boolean {
-    return this.limits.localUntilReady && !this.pool.anyReady;
+    private readonly limits: FeedLimits,
+  ) {
+    const inFlight = limits.workers * limits.inFlightPerWorker;
+    this.maxQueuedParts = QUEUE_FACTOR * inFlight * limits.batchParts;
+    this.maxQueuedChars = QUEUE_FACTOR * inFlight * limits.batchBytes;
+    this.workerParts = Math.min(limits.batchParts, FIRST_WORKER_BATCH * LOCAL_BATCH_PARTS);
+    this.workerChars = Math.min(limits.batchBytes, FIRST_WORKER_BATCH * LOCAL_BATCH_CHARS);
   }
 
   /** Every part of a started unit, then its end. */
@@ -147,7 +201,7 @@ class BatchFeed {
     this.entries.push({ unit: s.state, part: -1 });
   }
 
-  /** Sends what is batched and takes every result back. */
+  /** Audits what is batched and takes every result back. */
   async drain(): Promise<void> {
     await this.flush();
     while (this.queue.length > 0) await this.consumeOne();
@@ -157,29 +211,86 @@ class BatchFeed {
     if (part.kind === "json-item" && part.list.whole === true) u.held ??= [];
     this.entries.push({ unit: u, part: this.parts.length });
     this.parts.push(part);
-    this.bytes += partChars(part);
-    const local = this.local;
-    const maxParts = local ? Math.min(LOCAL_BATCH_PARTS, this.limits.batchParts) : this.limits.batchParts;
-    const maxChars = local ? Math.min(LOCAL_BATCH_CHARS, this.limits.batchBytes) : this.limits.batchBytes;
-    if (this.parts.length >= maxParts || this.bytes >= maxChars) await this.flush();
+    this.chars += partChars(part);
+    const { limits } = this;
+    if (this.parts.length >= this.workerParts || this.chars >= this.workerChars) {
+      await this.flush();
+    } else if (
+      limits.mainAudits &&
+      (this.parts.length >= LOCAL_BATCH_PARTS || this.chars >= LOCAL_BATCH_CHARS) &&
+      !this.pool.hasRoom(limits.inFlightPerWorker)
+    ) {
+      await this.flush();
+    }
   }
 
+  /** Has the batch cut so far audited: on a worker if one has room for it (or the main thread does not audit), else here. */
   private async flush(): Promise<void> {
     if (this.entries.length === 0) return;
-    while (this.queue.length >= this.limits.maxInFlight) await this.consumeOne();
-    let results: Promise<PartResult[]>;
-    if (this.parts.length === 0) results = Promise.resolve([]);
-    else if (this.local) results = Promise.resolve(this.hooks.auditParts(this.parts));
-    else results = this.pool.submit(this.parts);
-    this.queue.push({ results, entries: this.entries });
+    this.pool.throwIfFailed();
+    const { parts, entries, chars } = this;
     this.parts = [];
     this.entries = [];
-    this.bytes = 0;
+    this.chars = 0;
+    const { mainAudits, inFlightPerWorker } = this.limits;
+    const toWorker = parts.length > 0 && (!mainAudits || this.pool.hasRoom(inFlightPerWorker));
+    // The main thread's batch is audited after the batches ahead that are back were taken (which frees their memory).
+    if (!toWorker) await this.consumeSettled();
+    while (this.queuedParts >= this.maxQueuedParts || this.queuedChars >= this.maxQueuedChars) {
+      await this.consumeOne();
+    }
+    const batch: Batch = {
+      entries,
+      parts: parts.length,
+      chars,
+      results: undefined,
+      error: undefined,
+      settled: Promise.resolve(),
+      remote: toWorker,
+    };
+    if (parts.length === 0) {
+      batch.results = [];
+    } else if (toWorker) {
+      batch.settled = this.pool.submit(parts).then(
+        (r) => {
+          batch.results = r;
+        },
+        (err: unknown) => {
+          batch.error = err;
+        },
+      );
+    } else {
+      batch.results = this.hooks.auditParts(parts);
+    }
+    this.queue.push(batch);
+    this.queuedParts += batch.parts;
+    this.queuedChars += batch.chars;
+    if (!toWorker && mainAudits) {
+      // Lets the workers' answers in (message events wait for the event loop), so that the next batch finds them.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.consumeSettled();
+    }
   }
 
+  /** Takes the batches at the head of the queue whose results are back, without waiting. */
+  private async consumeSettled(): Promise<void> {
+    while (this.queue.length > 0 && (this.queue[0]!.results !== undefined || this.queue[0]!.error !== undefined)) {
+      await this.consumeOne();
+    }
+  }
+
+  /** Takes the oldest batch, waiting for its results. */
   private async consumeOne(): Promise<void> {
     const head = this.queue.shift()!;
-    const results = await head.results;
+    this.queuedParts -= head.parts;
+    this.queuedChars -= head.chars;
+    await head.settled;
+    if (head.error !== undefined) throw head.error;
+    if (head.remote) {
+      this.workerParts = Math.min(this.limits.batchParts, this.workerParts * 2);
+      this.workerChars = Math.min(this.limits.batchBytes, this.workerChars * 2);
+    }
+    const results = head.results!;
     for (const e of head.entries) await this.take(e, results);
     this.hooks.progress();
   }

@@ -1,7 +1,8 @@
 /**
  * A fixed pool of worker threads (worker.ts) that decode and audit batches of raw parts. Each batch goes to the
- * worker with the fewest batches in flight; `submit` answers with the batch's results, in any order (the runner
- * reorders by its own sequence). Any failure of a worker (an exception in a batch, a crash, a policy set that is not
+ * ready worker (one that has built its policy set) with the fewest batches in flight, or, while none is ready, to
+ * the worker with the fewest; `submit` answers with the batch's results, in any order (the feed reorders by its own
+ * sequence). Any failure of a worker (an exception in a batch, a crash, a policy set that is not
  * the main thread's) fails every batch in flight and every later one with a {@link WorkerPoolError}: documents are
  * never dropped silently.
  */
@@ -16,18 +17,30 @@ export class WorkerPoolError extends Error {
 interface Slot {
   worker: Worker;
   inFlight: number;
+  ready: boolean;
+}
+
+/** What the feed (feed.ts) needs of a pool: {@link WorkerPool}, or a stand-in in tests. */
+export interface BatchPool {
+  /** Whether a ready worker has fewer than `perWorker` batches in flight (a batch sent now starts soon). */
+  hasRoom(perWorker: number): boolean;
+  /** Decodes and audits `parts` on a worker: one result per part, in the parts' order. */
+  submit(parts: RawPart[]): Promise<PartResult[]>;
+  /** Throws the pool's failure, if a worker failed (also one that failed while no batch was waiting for it). */
+  throwIfFailed(): void;
+  /** Stops every worker. */
+  close(): Promise<void>;
 }
 
 /** Defined (true) by infra/build.mjs in the built CLI; undeclared when the sources run through tsx. */
 declare const __TOLLGATE_BUILD__: boolean | undefined;
 
-export class WorkerPool {
+export class WorkerPool implements BatchPool {
   private readonly slots: Slot[] = [];
   private readonly waiting = new Map<number, { resolve: (r: PartResult[]) => void; reject: (e: Error) => void }>();
   private failure: WorkerPoolError | undefined;
   private closed = false;
   private seq = 0;
-  private ready = 0;
   /** Per worker: how long it took to build its policy set (ms), once ready. */
   readonly loadMs: number[] = [];
 
@@ -39,7 +52,7 @@ export class WorkerPool {
     const entry = new URL(built ? "./worker.mjs" : "./entry.js", import.meta.url);
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, { workerData: init });
-      const slot: Slot = { worker, inFlight: 0 };
+      const slot: Slot = { worker, inFlight: 0, ready: false };
       worker.on("message", (m: FromWorker) => this.onMessage(slot, i, m));
       worker.on("error", (err) => this.fail(`worker thread ${i} failed: ${err.message}`));
       worker.on("exit", (code) => {
@@ -53,17 +66,17 @@ export class WorkerPool {
     return this.slots.length;
   }
 
-  /** Whether a worker has built its policy set (it can take batches without waiting). */
-  get anyReady(): boolean {
-    return this.ready > 0;
+  hasRoom(perWorker: number): boolean {
+    return this.failure === undefined && this.slots.some((s) => s.ready && s.inFlight < perWorker);
   }
 
-  /** Decodes and audits `parts` on a worker: one result per part, in the parts' order. */
   submit(parts: RawPart[]): Promise<PartResult[]> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const seq = this.seq++;
     let slot = this.slots[0]!;
-    for (const s of this.slots) if (s.inFlight < slot.inFlight) slot = s;
+    for (const s of this.slots) {
+      if (s.ready !== slot.ready ? s.ready : s.inFlight < slot.inFlight) slot = s;
+    }
     slot.inFlight++;
     const done = new Promise<PartResult[]>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
     // Handled here so that a failure while nobody awaits this batch yet is no unhandled rejection; the caller's
@@ -74,12 +87,10 @@ export class WorkerPool {
     return done;
   }
 
-  /** Throws the pool's failure, if a worker failed (also one that failed while no batch was waiting for it). */
   throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
@@ -89,7 +100,7 @@ export class WorkerPool {
     switch (m.type) {
       case "ready":
         this.loadMs[index] = m.loadMs;
-        this.ready++;
+        slot.ready = true;
         return;
       case "init-error":
         this.fail(`worker thread ${index} could not start: ${m.message}`);

@@ -1,7 +1,8 @@
 /**
- * The runner on worker threads: the same objects (in order), findings (with their ids) and
- * summary as on one thread, for folders, a streamed YAML file and a streamed JSON List; small batches so that many
- * are in flight and come back out of order. A worker that fails fails the run.
+ * The runner on several threads (`workers` counts the main thread: 2 is one worker thread beside it): the same
+ * objects (in order), findings (with their ids) and summary as on one thread, for folders, a streamed YAML file and
+ * a streamed JSON List; small batches so that many are in flight and come back out of order, every batch on a
+ * worker or the main thread auditing its share. A worker that fails fails the run.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), "tollgate-workers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Several batches per worker in flight, a few parts each; every batch on a worker (none on the main thread). */
-const SMALL_BATCHES: WorkerTuning = { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, localUntilReady: false };
+const SMALL_BATCHES: WorkerTuning = { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, mainAudits: false };
 
 interface RunOptions {
   bundle: string;
@@ -66,10 +67,10 @@ async function reportOf(run: AuditResult) {
   return { header, counts, objects: await objects.toArray(), findings: await findings.toArray() };
 }
 
-/** The report on two workers with small batches, and on the main thread: equal, and returned. */
-async function expectSameReport(o: Omit<RunOptions, "workers">) {
+/** The report on two threads (one worker) with small batches, and on the main thread alone: equal, and returned. */
+async function expectSameReport(o: Omit<RunOptions, "workers"> & { workers?: number }) {
   const single = await reportOf(await audit({ ...o, workers: 0 }));
-  const parallel = await reportOf(await audit({ ...o, workers: 2, tuning: o.tuning ?? SMALL_BATCHES }));
+  const parallel = await reportOf(await audit({ ...o, workers: o.workers ?? 2, tuning: o.tuning ?? SMALL_BATCHES }));
   expect(parallel).toEqual(single);
   return single;
 }
@@ -216,18 +217,30 @@ describe("runAudit on worker threads", { timeout: 30_000 }, () => {
       json: false,
     },
   ])(
-    "the main thread auditing the first batches while no worker is ready: $name gives the report of one thread",
+    "the main thread auditing its share (all while no worker is ready): $name gives the report of one thread",
     async ({ file, text, json }) => {
       const path = join(dir, file);
       writeFileSync(path, text());
       await expectSameReport({
         bundle: json || file.endsWith(".json") ? "examples/policies" : FIXTURE_BUNDLE,
         sources: [path],
-        tuning: { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, localUntilReady: true },
+        tuning: { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 3, mainAudits: true },
         ...(json && { sourceOptions: { maxJsonParseBytes: 1024 } }),
       });
     },
   );
+
+  it("three threads (two workers and the main thread's share): the same report for a streamed YAML file", async () => {
+    const file = join(dir, "three.yaml");
+    writeFileSync(file, largeYaml(300));
+    const report = await expectSameReport({
+      bundle: FIXTURE_BUNDLE,
+      sources: [file, "examples/export"],
+      workers: 3,
+      tuning: { batchParts: 7, batchBytes: 4000, inFlightPerWorker: 2 },
+    });
+    expect(report.counts.documents).toBeGreaterThan(2500);
+  });
 
   it("a worker that throws on a batch fails the run with a clear error", async () => {
     await expect(
@@ -258,7 +271,7 @@ describe("runAudit on worker threads", { timeout: 30_000 }, () => {
         sources: ["examples/export"],
         workers: 2,
         // Every batch waits for a worker (a small input would otherwise end on the main thread first).
-        tuning: { localUntilReady: false },
+        tuning: { mainAudits: false },
         policySource: { bundle: "examples/policies" },
       }),
     ).rejects.toThrow(
