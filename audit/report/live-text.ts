@@ -9,14 +9,27 @@
  * write failed) drops the rest: the pass never waits for a file nobody writes.
  */
 import type { TextSpool } from "../text-spool.js";
+import { WRITE_CHUNK_BYTES } from "./stream.js";
 
-/** Characters waiting for the reader before it is woken (it takes them all at once). */
-const WAKE_CHARS = 256 * 1024;
-/** Characters waiting for the reader beyond which the pass waits. */
-export const LIVE_TEXT_BOUND = 4 * 1024 * 1024;
+/**
+ * Appended text is encoded every this many characters into the chunk being filled ({@link WRITE_CHUNK_BYTES}): the
+ * text does not wait as strings (which would outlive the young generation's collections and be copied by each),
+ * and the reader gets whole chunks, written as they are.
+ */
+const ENCODE_CHARS = 32 * 1024;
+/** Bytes waiting for the reader beyond which the pass waits. */
+export const LIVE_TEXT_BOUND = 4 * WRITE_CHUNK_BYTES;
+const encoder = new TextEncoder();
 
 export class LiveText {
-  private queue: string[] = [];
+  /** Text appended and not yet encoded. */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** The chunk being filled, and its bytes so far. */
+  private filling: Buffer | undefined;
+  private filled = 0;
+  /** Full chunks waiting for the reader, and their bytes. */
+  private queue: Uint8Array[] = [];
   private queued = 0;
   private spilled: TextSpool | undefined;
   private reader: "none" | "reading" | "gone" = "none";
@@ -35,17 +48,17 @@ export class LiveText {
       this.spilled.append(text);
       return;
     }
-    this.queue.push(text);
-    this.queued += text.length;
-    if (this.queued >= WAKE_CHARS) this.woken();
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= ENCODE_CHARS) this.encode();
   }
 
-  /** Characters waiting for the reader (none before it comes, nor after it stops). */
+  /** Bytes waiting for the reader (none before it comes, nor after it stops). */
   get backlog(): number {
     return this.reader === "reading" ? this.queued : 0;
   }
 
-  /** Resolves once at most `bound` characters wait for the reader. */
+  /** Resolves once at most `bound` bytes wait for the reader. */
   drained(bound = LIVE_TEXT_BOUND): Promise<void> {
     if (this.backlog <= bound) return Promise.resolve();
     return new Promise<void>((resolve) => this.drainWaiting.push(() => resolve())).then(() => this.drained(bound));
@@ -53,6 +66,10 @@ export class LiveText {
 
   /** The text is complete. */
   close(): void {
+    if (this.reader === "reading") {
+      this.encode();
+      this.queueFilled();
+    }
     this.closed = true;
     this.woken();
   }
@@ -78,12 +95,11 @@ export class LiveText {
       if (spilled !== undefined) yield* spilled.chunks();
       for (;;) {
         if (this.failure !== undefined) throw this.failure;
-        if (this.queued > 0) {
-          const text = this.queue.length === 1 ? this.queue[0]! : this.queue.join("");
-          this.queue = [];
-          this.queued = 0;
+        const chunk = this.queue.shift();
+        if (chunk !== undefined) {
+          this.queued -= chunk.length;
           this.drainedNow();
-          yield text;
+          yield chunk;
           continue;
         }
         if (this.closed) return;
@@ -93,10 +109,38 @@ export class LiveText {
       }
     } finally {
       this.reader = "gone";
+      this.pending = [];
+      this.pendingChars = 0;
+      this.filling = undefined;
       this.queue = [];
       this.queued = 0;
       this.drainedNow();
     }
+  }
+
+  /** Encodes the pending text into chunks; each full chunk goes to the reader. */
+  private encode(): void {
+    if (this.pending.length === 0) return;
+    let text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
+    this.pendingChars = 0;
+    while (text.length > 0) {
+      this.filling ??= Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
+      const { read, written } = encoder.encodeInto(text, this.filling.subarray(this.filled));
+      this.filled += written;
+      text = read === text.length ? "" : text.slice(read);
+      // What is left does not fit (not even its next character): the chunk goes to the reader.
+      if (text.length > 0) this.queueFilled();
+    }
+  }
+
+  private queueFilled(): void {
+    if (this.filling === undefined || this.filled === 0) return;
+    this.queue.push(this.filling.subarray(0, this.filled));
+    this.queued += this.filled;
+    this.filling = undefined;
+    this.filled = 0;
+    this.woken();
   }
 
   private woken(): void {

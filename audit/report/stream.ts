@@ -51,7 +51,8 @@ export class ByteChunker {
       typeof piece === "string"
         ? Buffer.from(piece, "utf8")
         : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    if (b.length >= this.chunkBytes) {
+    // A piece of half a chunk or more goes on as it is (a chunk filled up to its last whole character, say).
+    if (b.length >= this.chunkBytes / 2) {
       const out = this.bytes > 0 ? [this.take()] : [];
       out.push(b);
       return out;

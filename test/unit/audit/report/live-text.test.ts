@@ -18,33 +18,32 @@ function spooled(): { live: LiveText; spools: TextSpool[] } {
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe("LiveText", () => {
-  it("gives a reader the text as it comes, and makes the writer wait while too much waits", async () => {
+  it("gives a reader the text in whole chunks as it comes, and makes the writer wait while too much waits", async () => {
     const { live, spools } = spooled();
     const reader = live.chunks()[Symbol.asyncIterator]();
     const first = reader.next();
     await tick();
     const piece = "x".repeat(1000);
-    for (let i = 0; i < 300; i++) live.append(piece);
-    // Woken once enough waits, the reader takes it all at once.
-    expect((await first).value).toBe(piece.repeat(300));
-    for (let i = 0; i < 300; i++) live.append(piece);
-    expect(live.backlog).toBe(300_000);
-    // 300,000 characters wait and the reader takes none: over a bound of 100,000 the writer waits.
+    for (let i = 0; i < 5000; i++) live.append(piece);
+    // Four whole chunks of a MiB wait (the rest is in the chunk being filled).
+    expect(live.backlog).toBe(4 * 1024 * 1024);
     let drained = false;
-    const waiting = live.drained(100_000).then(() => {
+    const waiting = live.drained(2 * 1024 * 1024).then(() => {
       drained = true;
     });
+    const got: Uint8Array[] = [(await first).value as Uint8Array];
+    // The reader took one: three wait, over the bound of two, so the writer still waits.
+    expect(live.backlog).toBe(3 * 1024 * 1024);
     await tick();
     expect(drained).toBe(false);
-    expect((await reader.next()).value).toBe(piece.repeat(300));
+    got.push((await reader.next()).value as Uint8Array);
     await waiting;
     expect(drained).toBe(true);
-    expect(live.backlog).toBe(0);
     live.append("end");
     live.close();
-    const rest: unknown[] = [];
-    for (let r = await reader.next(); r.done !== true; r = await reader.next()) rest.push(r.value);
-    expect(rest).toEqual(["end"]);
+    for (let r = await reader.next(); r.done !== true; r = await reader.next()) got.push(r.value as Uint8Array);
+    expect(got.slice(0, 4).map((c) => c.length)).toEqual(Array(4).fill(1024 * 1024));
+    expect(Buffer.concat(got).toString()).toBe(`${piece.repeat(5000)}end`);
     // Nothing was spilled: the reader was there first.
     expect(spools).toHaveLength(0);
   });
@@ -75,10 +74,10 @@ describe("LiveText", () => {
     const reader = live.chunks()[Symbol.asyncIterator]();
     const first = reader.next();
     await tick();
-    live.append("a".repeat(300_000));
-    expect((await first).value).toHaveLength(300_000);
+    live.append("a".repeat(1_100_000));
+    expect((await first).value).toHaveLength(1024 * 1024);
     await reader.return(undefined);
-    live.append("b".repeat(300_000));
+    live.append("b".repeat(3_000_000));
     expect(live.backlog).toBe(0);
     await live.drained(0);
   });
