@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AuditResult, Finding, ObjectRecord } from "../../../../audit/model.js";
-import { disposeResult, RunRecorder } from "../../../../audit/recorder.js";
+import { disposeResult, type RunFacts, RunRecorder } from "../../../../audit/recorder.js";
 import { releaseReports, renderReports } from "../../../../audit/report/index.js";
 import { textOf } from "../../../../audit/report/stream.js";
 
@@ -86,6 +86,14 @@ const DOCUMENTS: { record: ObjectRecord; findings: Finding[] }[] = [
   },
 ];
 
+const FACTS: RunFacts = {
+  finishedAt: "2026-11-22T02:15:01.000Z",
+  tool: { name: "tollgate", version: "0.0.0-test" },
+  bundle: { source: "b", digest: "sha256:0", kinds: 1, policiesFromInput: 0 },
+  sources: ["in.yaml"],
+  failOn: "violation",
+};
+
 async function runOf(memoryItems: number): Promise<AuditResult> {
   const recorder = new RunRecorder(START, { spool: { memoryItems } });
   recorder.finding(
@@ -95,16 +103,7 @@ async function runOf(memoryItems: number): Promise<AuditResult> {
     recorder.object(record);
     for (const f of findings) recorder.finding(structuredClone(f));
   }
-  return recorder.finish(
-    {
-      finishedAt: "2026-11-22T02:15:01.000Z",
-      tool: { name: "tollgate", version: "0.0.0-test" },
-      bundle: { source: "b", digest: "sha256:0", kinds: 1, policiesFromInput: 0 },
-      sources: ["in.yaml"],
-      failOn: "violation",
-    },
-    0,
-  );
+  return recorder.finish(FACTS, 0);
 }
 
 async function files(memoryItems: number): Promise<Map<string, string>> {
