@@ -118,7 +118,7 @@ export function defineAuditCommand(
     .addOption(documentBytesOption())
     .option(
       "--workers <n|auto>",
-      "threads that decode and validate, the main thread included (n - 1 worker threads beside it): auto (default: one per core, at most 8, for inputs of 4 MiB of YAML or 20 MiB of JSON and more), or a number (0 or 1: one thread); not with --previous (env TOLLGATE_WORKERS)",
+      "threads that decode and validate, the main thread included (n - 1 worker threads beside it): auto (default: one per core but one, at most 8, and one on two cores or fewer, for inputs of 4 MiB of YAML or 20 MiB of JSON and more), or a number (0 or 1: one thread); not with --previous (env TOLLGATE_WORKERS)",
     )
     .option(
       "--pod-security <level[:version]>",

@@ -19,12 +19,15 @@ const JSON_WEIGHT = 0.2;
 const AUTO_MAX_THREADS = 8;
 
 /**
- * The auditing threads `auto` takes when the input is large: one per core, at most 8, the main thread among them (it
- * audits what the workers leave it besides reading the input and keeping the results); 1 (one core) means one
- * thread, as `--workers 1` does.
+ * The auditing threads `auto` takes when the input is large: one per core but one, at most 8, the main thread among
+ * them (it audits what the workers leave it besides reading the input and keeping the results). The core left over
+ * is for V8's own threads: one auditing thread already keeps about 1.3 cores busy (garbage collection and JIT
+ * compiles run beside it), and a worker's results cost 10-14 µs a document to hand over (34-49% more CPU than one
+ * thread in all; test/bench/audit-workers.bench.ts). On one or two cores that leaves nothing to gain, so `auto` is
+ * one thread there (`--workers 2` still asks for two).
  */
 export function autoWorkerCount(cores = availableParallelism()): number {
-  return Math.min(AUTO_MAX_THREADS, Math.max(1, cores));
+  return cores <= 2 ? 1 : Math.min(AUTO_MAX_THREADS, cores - 1);
 }
 
 /**
