@@ -17,7 +17,7 @@
  * uid), the team label or annotation value, the owner reference's kind and name, and lib's field error texts, which lib already redacts for v1
  * Secrets and credential-named fields. `badValue` is never copied.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FieldError, PolicyFailure, Verdict, Waiver, WaiverMatcher } from "#lib";
 import {
   type Finding,
@@ -87,14 +87,14 @@ export function controllerRefOf(object: KubeObject): string | undefined {
   return first;
 }
 
-/** A stable id: sha256 over the parts, 16 hex digits. */
+/**
+ * A stable id: sha256 over the parts, each followed by a NUL, 16 hex digits. One text hashed in one call (a Hash
+ * object per finding, updated twice a part, cost three times as much).
+ */
 export function findingId(parts: readonly (string | number | undefined)[]): string {
-  const h = createHash("sha256");
-  for (const p of parts) {
-    h.update(p === undefined ? "" : String(p));
-    h.update("\0");
-  }
-  return h.digest("hex").slice(0, 16);
+  let text = "";
+  for (const p of parts) text += `${p === undefined ? "" : p}\0`;
+  return hash("sha256", text, "hex").slice(0, 16);
 }
 
 /** What a verdict's findings need to know about the object and the run. */
