@@ -107,7 +107,8 @@ function jsonDocs(text: string, doc: DecodedDocument, location: Location, option
   }
   const list = doc.object as { items: unknown[] };
   let checked = list;
-  const spans = isOverBytes(text, max) ? jsonItemSpans(text, doc.line) : undefined;
+  const large = isOverBytes(text, max);
+  const spans = large ? jsonItemSpans(text, doc.line) : undefined;
   if (spans !== undefined && spans.length === list.items.length) {
     let items: unknown[] | undefined;
     for (let k = 0; k < spans.length; k++) {
@@ -118,7 +119,12 @@ function jsonDocs(text: string, doc: DecodedDocument, location: Location, option
     }
     if (items !== undefined) checked = { ...list, items };
   }
-  return objectDocs(checked, location, options, () => topLevelItemLines(text, doc.line, checked));
+  // The spans already give each item's line (the walk topLevelItemLines would make again).
+  return objectDocs(checked, location, options, () =>
+    !large
+      ? topLevelItemLines(text, doc.line, checked)
+      : notNestedLines(spans?.length === checked.items.length ? spans.map((s) => s.line) : undefined, checked.items),
+  );
 }
 
 /** Stands for a List item over the per-document limit: not a mapping, so unwrapList keeps it in its place. */
@@ -143,7 +149,8 @@ export function objectDocs(
   const lines = itemLines();
   return items.map((item, i) => {
     const line = lines[i];
-    const at: Location = { ...location, item: i, ...(line !== undefined && { line }) };
+    const at: Location = { ...location, item: i };
+    if (line !== undefined) at.line = line;
     return item === TOO_LARGE ? overLimitDoc(at, options, location.line) : toDoc(item, at, options, location.line);
   });
 }
@@ -155,7 +162,11 @@ export function objectDocs(
  */
 export function topLevelItemLines(text: string, line: number, list: unknown, firstLine = 1): number[] {
   const entries = (list as { items: unknown[] }).items;
-  const lines = listItemLines(text, line - firstLine + 1, entries.length);
+  return notNestedLines(listItemLines(text, line - firstLine + 1, entries.length), entries, firstLine);
+}
+
+/** The lines of the entries that are not Lists (file lines: `firstLine` is the text's first), [] when not known. */
+function notNestedLines(lines: readonly number[] | undefined, entries: readonly unknown[], firstLine = 1): number[] {
   if (lines === undefined) return [];
   return lines.filter((_, k) => !isNestedList(entries[k])).map((l) => l + firstLine - 1);
 }
@@ -192,10 +203,9 @@ export const objectDoc = toDoc;
  * when the location points at the item's own line).
  */
 function toDoc(obj: unknown, location: Location, options: DecodeOptions, docLine = location.line): SourceDoc {
-  const prefix = docPrefix(location, docLine);
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
     // lib's wording for a document that is not a mapping (parseDocuments), here for a List item.
-    return { kind: "error", location, error: `${prefix}${notAnObject(obj)}` };
+    return { kind: "error", location, error: `${docPrefix(location, docLine)}${notAnObject(obj)}` };
   }
   const o = obj as Record<string, unknown>;
   const hasKind = typeof o.kind === "string" && o.kind !== "";
@@ -206,6 +216,6 @@ function toDoc(obj: unknown, location: Location, options: DecodeOptions, docLine
   return {
     kind: "error",
     location,
-    error: `${prefix}${hasKind ? "Object 'apiVersion' is missing" : "Object 'Kind' is missing"}`,
+    error: `${docPrefix(location, docLine)}${hasKind ? "Object 'apiVersion' is missing" : "Object 'Kind' is missing"}`,
   };
 }
