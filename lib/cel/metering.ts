@@ -96,6 +96,10 @@ export function evaluateMetered(
   const savedCost = meter.cost;
   const savedLimit = meter.limit;
   const savedWork = meter.work;
+  // An evaluation error is a value here (its message is all anyone reads): capturing each one's stack trace cost
+  // more than the rest of making it (rules that fail on absent fields make one per object).
+  const savedStackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   meter.cost = initialCost;
   meter.limit = limit;
   meter.work = 0;
@@ -111,5 +115,6 @@ export function evaluateMetered(
     meter.cost = savedCost;
     meter.limit = savedLimit;
     meter.work = savedWork;
+    Error.stackTraceLimit = savedStackLimit;
   }
 }

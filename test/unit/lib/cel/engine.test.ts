@@ -94,6 +94,21 @@ describe("engine contract", () => {
     expect(seen).toEqual(["-1", "size(ab)", "-1+20"]);
   });
 
+  it("an evaluation's errors carry no stack trace, and the stack trace limit is restored after it (also past its cost limit)", () => {
+    const c = compileExpression(createCelEnvironment(), "[1, 2][5] == 1");
+    if (c.kind === "failed") throw new Error(c.message);
+    const limit = Error.stackTraceLimit;
+    const r = evaluateMetered(c.program.engine, {}, 1_000_000, c.program.rootCost);
+    expect(r.kind).toBe("error");
+    const error = (r as { error: Error }).error;
+    expect(error.message).toContain("index out of bounds");
+    expect(error.stack?.split("\n").filter((l) => l.trimStart().startsWith("at ")) ?? []).toEqual([]);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(() => evaluateMetered(c.program.engine, {}, 0, 5)).toThrow(CostLimitExceeded);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error("after").stack).toContain(" at ");
+  });
+
   it("AST nodes carry source positions and identifiers", () => {
     const env = newEnvironment();
     env.registerVariable("oldSelf", "int");
