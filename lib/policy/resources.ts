@@ -67,14 +67,30 @@ export function createResourceCatalogue(resources: Iterable<ResourceInfo>): Reso
   const forResource = (group: string, version: string, resource: string) =>
     byResource.get(`${group}/${version}/${resource}`);
   const equivalentsOf = new Map<string, readonly GroupVersionResource[]>();
+  // The last answer: one request asks again for each policy it is matched against.
+  let last:
+    | { group: string; version: string; resource: string; subresource: string; out: readonly GroupVersionResource[] }
+    | undefined;
   return Object.freeze({
     resources: Object.freeze([...byResource.values()]),
     forKind: (group: string, version: string, kind: string) => byKind.get(`${group}/${version}/${kind}`),
     forResource,
     equivalents(gvr: GroupVersionResource, subresource = ""): readonly GroupVersionResource[] {
+      if (
+        last !== undefined &&
+        last.resource === gvr.resource &&
+        last.group === gvr.group &&
+        last.version === gvr.version &&
+        last.subresource === subresource
+      ) {
+        return last.out;
+      }
       const key = `${gvr.group}/${gvr.version}/${gvr.resource}/${subresource}`;
       const known = equivalentsOf.get(key);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        last = { group: gvr.group, version: gvr.version, resource: gvr.resource, subresource, out: known };
+        return known;
+      }
       const own = forResource(gvr.group, gvr.version, gvr.resource);
       const same = byStorage.get(storageKey(own ?? gvr)) ?? [];
       const others = same

@@ -108,6 +108,13 @@ describe("built-in resources of Kubernetes 1.36", () => {
     const gvr = { group: "example.com", version: "v1", resource: "widgets" };
     expect(r.equivalents(gvr).map((x) => x.version)).toEqual(["v1", "v1beta1", "v2"]);
     expect(r.equivalents(gvr, "status").map((x) => x.version)).toEqual(["v1", "v2"]);
+    // Asked again, alternately and in a row (answers are kept: each must stay its own question's).
+    for (let i = 0; i < 2; i++) {
+      expect(r.equivalents(gvr).map((x) => x.version)).toEqual(["v1", "v1beta1", "v2"]);
+      expect(r.equivalents(gvr).map((x) => x.version)).toEqual(["v1", "v1beta1", "v2"]);
+      expect(r.equivalents(gvr, "status").map((x) => x.version)).toEqual(["v1", "v2"]);
+      expect(r.equivalents({ ...gvr, version: "v2" }).map((x) => x.version)).toEqual(["v2", "v1", "v1beta1"]);
+    }
     expect(r.kindFor({ ...gvr, version: "v2" }, "scale")).toEqual({
       group: "autoscaling",
       version: "v1",
