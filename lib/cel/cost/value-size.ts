@@ -9,11 +9,39 @@ import { RAW, StructValue } from "../schema-types.js";
 import { STRING_TRAVERSAL } from "./range.js";
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+/** Strings up to this length are scanned by a loop for surrogates. */
+const SHORT_STRING = 32;
 
 /** The number of code points of a string (Go's `utf8.RuneCountInString` of the same text; a lone surrogate is one). */
 export function runeCount(s: string): number {
   const n = s.length;
-  if (n < 2 || !SURROGATE.test(s)) return n;
+  if (n < 2) return n;
+  if (n <= SHORT_STRING) {
+    // A loop over a short string costs less than starting the regular expression.
+    let i = 0;
+    while (i < n && (s.charCodeAt(i) & 0xf800) !== 0xd800) i++;
+    if (i === n) return n;
+    return countPairs(s);
+  }
+  // The last long string counted (up to a bound, not to keep a large value alive): a rule's regular expression is
+  // sized on each evaluation, the same string.
+  if (s === lastLong) return lastLongCount;
+  const count = SURROGATE.test(s) ? countPairs(s) : n;
+  if (n <= MAX_REMEMBERED) {
+    lastLong = s;
+    lastLongCount = count;
+  }
+  return count;
+}
+
+const MAX_REMEMBERED = 4096;
+
+let lastLong = "";
+let lastLongCount = 0;
+
+/** The code points of a string with surrogates: its length less its surrogate pairs. */
+function countPairs(s: string): number {
+  const n = s.length;
   let pairs = 0;
   for (let i = 0; i < n - 1; i++) {
     const c = s.charCodeAt(i);

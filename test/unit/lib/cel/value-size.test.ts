@@ -10,12 +10,30 @@ import {
   ceilFactor,
   comparisonCharge,
   concatenationTraversal,
+  runeCount,
   sizeTraversal,
 } from "../../../../lib/cel/cost/value-size.js";
 
 const pieces = ["", "a", "é", "😀", "\ud800", "\udc00", "abcdefghij", "😀😀😀😀😀", "x😀y"];
 const strings: string[] = [];
 for (const a of pieces) for (const b of pieces) for (const c of pieces) strings.push(a + b + c);
+
+describe("runeCount", () => {
+  it("is the number of code points (a lone surrogate is one), short and long strings, asked again and alternately", () => {
+    const long = strings
+      .map((s) => s.repeat(6))
+      .concat(["x".repeat(5000), `${"x".repeat(4999)}😀`, "😀".repeat(40), "x".repeat(80), "😀".repeat(40)]);
+    const all = [...strings, ...long, ...long.map((s) => `${s}\ud800`)];
+    const wrong: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const s of all) {
+        // Twice in a row, then the next string of the same length (the last long string is remembered).
+        if (runeCount(s) !== [...s].length || runeCount(s) !== [...s].length) wrong.push(JSON.stringify(s));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
 
 describe("traversal charges without counting", () => {
   it("sizeTraversal is ceil(size × 0.1) of any value", () => {
