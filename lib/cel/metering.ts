@@ -97,9 +97,10 @@ export function evaluateMetered(
   const savedLimit = meter.limit;
   const savedWork = meter.work;
   // An evaluation error is a value here (its message is all anyone reads): capturing each one's stack trace cost
-  // more than the rest of making it (rules that fail on absent fields make one per object).
+  // more than the rest of making it (rules that fail on absent fields make one per object). A caller that runs many
+  // evaluations may set the limit to 0 once around them (writing it costs more than reading it).
   const savedStackLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
+  if (savedStackLimit !== 0) Error.stackTraceLimit = 0;
   meter.cost = initialCost;
   meter.limit = limit;
   meter.work = 0;
@@ -115,6 +116,6 @@ export function evaluateMetered(
     meter.cost = savedCost;
     meter.limit = savedLimit;
     meter.work = savedWork;
-    Error.stackTraceLimit = savedStackLimit;
+    if (savedStackLimit !== 0) Error.stackTraceLimit = savedStackLimit;
   }
 }

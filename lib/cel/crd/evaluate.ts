@@ -112,7 +112,14 @@ export function evaluateCelRules(
   const w = walkNodeOf(program, root);
   if (w === undefined) return out;
   const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
-  walk(w, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out, budget);
+  // No stack traces for the errors the evaluations make (see evaluateMetered), set once for all the object's rules.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    walk(w, object, oldObject === undefined ? NO_OLD : oldObject, null, false, ctx, out, budget);
+  } finally {
+    Error.stackTraceLimit = stackLimit;
+  }
   return out;
 }
 

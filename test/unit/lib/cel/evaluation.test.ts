@@ -71,6 +71,13 @@ describe("a rule gives the same outcome directly and in the engine", () => {
     if (typeof want === "string") expect(direct).toBe(want);
     else expect(direct).toMatch(want);
   });
+
+  it("leaves the stack trace limit as it found it (the rules run without stack traces)", () => {
+    const limit = Error.stackTraceLimit;
+    expect(ruleOutcome("self.name == 'a'", {}, "direct")).toMatch(/no such key: name/);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error("after").stack).toContain(" at ");
+  });
 });
 
 describe("evaluation without a type check", () => {
