@@ -26,8 +26,16 @@ function runeCount(s: string): number {
   return n;
 }
 
+/**
+ * Whether a string's length in code points is surely within the bounds without counting them: it has at most its
+ * length in code units, and at least half of it (a code point takes one or two).
+ */
+function lengthWithin(s: string, min: number | undefined, max: number | undefined): boolean {
+  return (max === undefined || s.length <= max) && (min === undefined || Math.ceil(s.length / 2) >= min);
+}
+
 export function stringChecks(vv: NonNullable<SchemaNode["vv"]>, data: string, path: string, acc: Acc): void {
-  if (vv.maxLength !== undefined || vv.minLength !== undefined) {
+  if ((vv.maxLength !== undefined || vv.minLength !== undefined) && !lengthWithin(data, vv.minLength, vv.maxLength)) {
     const len = runeCount(data);
     if (vv.maxLength !== undefined && len > vv.maxLength) {
       acc.add({

@@ -69,6 +69,21 @@ describe("kube-openapi value validation", () => {
       want: ["FieldValueTooLong s: Too long: may not be more than 2 bytes"],
     },
     {
+      name: "maxLength and minLength count a surrogate pair as one and a lone surrogate as one",
+      schema: obj({
+        a: { type: "string", maxLength: 2 },
+        b: { type: "string", maxLength: 2 },
+        c: { type: "string", minLength: 3 },
+        d: { type: "string", minLength: 2, maxLength: 2 },
+        e: { type: "string", minLength: 3 },
+      }),
+      data: { a: "😀😀", b: "😀😀\ud800", c: "😀😀", d: "😀\udc00", e: "😀\ud800\ud800" },
+      want: [
+        'FieldValueInvalid c: Invalid value: "😀😀": c in body should be at least 3 chars long',
+        "FieldValueTooLong b: Too long: may not be more than 2 bytes",
+      ],
+    },
+    {
       name: "string checks stop at the first failure",
       schema: obj({ s: { type: "string", minLength: 3, pattern: "^[a-z]+$" } }),
       data: { s: "A" },
