@@ -45,18 +45,35 @@ export function decodeJsonValue(text: string, start: number, limits: ResolvedPar
  */
 function countValues(value: unknown, maxDepth: number): number {
   if (typeof value !== "object" || value === null) return isUnsafeNumber(value) ? -1 : 1;
-  // Iterative: each collection is pushed with its depth; nothing here recurses on the input's depth or width.
-  const stack: { collection: object; depth: number }[] = [{ collection: value, depth: 1 }];
+  // Iterative: each collection is pushed with its depth (parallel stacks: no object per entry, and the members are
+  // read in place, not copied out); nothing here recurses on the input's depth or width.
+  const collections: object[] = [value];
+  const depths: number[] = [1];
   let count = 0;
-  while (stack.length > 0) {
-    const { collection, depth } = stack.pop()!;
+  while (collections.length > 0) {
+    const collection = collections.pop()!;
+    const depth = depths.pop()!;
     if (depth > maxDepth) return -1;
     count++;
-    const items: unknown[] = Array.isArray(collection) ? collection : Object.values(collection);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (typeof item === "object" && item !== null) stack.push({ collection: item, depth: depth + 1 });
-      else if (isUnsafeNumber(item)) return -1;
+    if (Array.isArray(collection)) {
+      for (let i = 0; i < collection.length; i++) {
+        const item: unknown = collection[i];
+        if (typeof item === "object" && item !== null) {
+          collections.push(item);
+          depths.push(depth + 1);
+        } else if (isUnsafeNumber(item)) return -1;
+        else count++;
+      }
+      continue;
+    }
+    // A JSON.parse object has only own enumerable properties (`__proto__` among them when the text has it).
+    const record = collection as Record<string, unknown>;
+    for (const k in record) {
+      const item = record[k];
+      if (typeof item === "object" && item !== null) {
+        collections.push(item);
+        depths.push(depth + 1);
+      } else if (isUnsafeNumber(item)) return -1;
       else count++;
     }
   }

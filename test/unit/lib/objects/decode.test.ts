@@ -426,6 +426,7 @@ describe("bounds", () => {
   it.each([
     { name: "YAML", text: "a: [1, 2, 3]\nb: {c: 4}\n", nodes: 7 },
     { name: "JSON", text: '{"a": [1, 2, 3], "b": {"c": 4}}', nodes: 7 },
+    { name: "JSON with a __proto__ member", text: '{"__proto__": {"a": [1, 2]}, "b": {"c": 4}}', nodes: 7 },
   ])("counts values against maxNodes: $name", ({ text, nodes }) => {
     expect(parseDocuments(text, { maxNodes: nodes })[0]?.error).toBeUndefined();
     expect(parseDocuments(text, { maxNodes: nodes - 1 })[0]?.error).toContain(
