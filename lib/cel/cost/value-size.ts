@@ -10,7 +10,7 @@ import { STRING_TRAVERSAL } from "./range.js";
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 /** Strings up to this length are scanned by a loop for surrogates. */
-const SHORT_STRING = 32;
+const SHORT_STRING = 12;
 
 /** The number of code points of a string (Go's `utf8.RuneCountInString` of the same text; a lone surrogate is one). */
 export function runeCount(s: string): number {
