@@ -1,13 +1,12 @@
 /**
  * `--workers auto`: how many threads audit a run, the main thread included (`--workers N` is N auditing threads: the
- * main thread and N - 1 worker threads, audit/workers/feed.ts). A worker is ready about 0.2 s after it starts (the built
- * CLI; a new V8 isolate that loads the code and the compiled bundle), then warms up its JIT and compiles each kind's
- * rules as it meets them; the main thread audits alone
- * meanwhile, so a small input never waits for it; test/bench/audit-workers.bench.ts measures it). One thread audits
- * about 15,000 YAML objects (about 4 MB) or 22,000 JSON List items (about 6 MB) per second, so workers are started
- * only when the local input is worth a second or more of one thread: at least {@link AUTO_MIN_BYTES} of YAML, JSON
- * counted at a fifth of its size. s3:// sources are not measured (that would take a listing of its own): name a
- * number for them.
+ * main thread and N - 1 worker threads, audit/workers/feed.ts). A worker is ready about 0.2 s after it starts (the
+ * built CLI; a new V8 isolate that loads the code and the compiled bundle), then warms up its JIT and compiles each
+ * kind's rules as it meets them; the main thread audits alone meanwhile, so a small input never waits for it
+ * (test/bench/audit-workers.bench.ts measures it). One thread audits about 15,000 YAML objects (about 4 MB) or 22,000
+ * JSON List items (about 6 MB) per second, so workers are started only when the local input is worth a second or more
+ * of one thread: at least {@link AUTO_MIN_BYTES} of YAML, JSON counted at a fifth of its size. s3:// sources are not
+ * measured (that would take a listing of its own): name a number for them.
  */
 import { availableParallelism } from "node:os";
 import { localInputFiles } from "../sources/size.js";
