@@ -9,6 +9,7 @@ import type { RawPart, Source, SourceDoc, SourceUnit } from "../../../audit/sour
 import { auditWithWorkers, type FeedHooks, type WorkerTuning } from "../../../audit/workers/feed.js";
 import { type BatchPool, WorkerPoolError } from "../../../audit/workers/pool.js";
 import type { PartResult, WorkerInit } from "../../../audit/workers/protocol.js";
+import { seededRandom } from "../../helpers/random.js";
 
 const INIT: WorkerInit = {
   policies: { bundle: "unused" },
@@ -17,18 +18,6 @@ const INIT: WorkerInit = {
   startedAt: "t",
   waiversAt: "t",
 };
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A document standing for input number `n` (the stand-in audit keeps the number as the record). */
 function doc(n: number): SourceDoc {
@@ -155,7 +144,7 @@ describe("auditWithWorkers scheduling (stand-in pool)", () => {
   it.each(Array.from({ length: 24 }, (_, i) => i))(
     "seed %i: every document reaches the hooks once, in input order, whichever thread audited it",
     async (seed) => {
-      const rand = random(seed);
+      const rand = seededRandom(seed);
       const units = 20 + Math.floor(rand() * 40);
       const { sources: srcs, documents } = sources(rand, units);
       const size = 1 + Math.floor(rand() * 3);
@@ -175,7 +164,7 @@ describe("auditWithWorkers scheduling (stand-in pool)", () => {
   );
 
   it("both the main thread and the workers audit a share of a large input, kept in order", async () => {
-    const rand = random(99);
+    const rand = seededRandom(99);
     const { sources: srcs, documents } = sources(rand, 400);
     // The worker takes 20 ms a batch: meanwhile the main thread cuts several batches, and audits those it has no room for.
     const pool = standInPool(1, rand, { readyAfterMs: 0, answerMs: 20 });
@@ -188,7 +177,7 @@ describe("auditWithWorkers scheduling (stand-in pool)", () => {
   });
 
   it("a small input never waits for a worker that is not ready: the main thread audits it all", async () => {
-    const rand = random(7);
+    const rand = seededRandom(7);
     const { sources: srcs, documents } = sources(rand, 30);
     const pool = standInPool(2, rand, {}); // never ready
     const r = await run(srcs, 2, {}, pool);
@@ -206,7 +195,7 @@ describe("auditWithWorkers scheduling (stand-in pool)", () => {
   ])(
     "a worker that fails at its batch $failAt (known by the batch only: $batchOnly) fails the run with a WorkerPoolError, after only documents in order",
     async ({ failAt, batchOnly }) => {
-      const rand = random(1000 + failAt);
+      const rand = seededRandom(1000 + failAt);
       const { sources: srcs, documents } = sources(rand, 200);
       const pool = standInPool(1, rand, { readyAfterMs: 0, failAt, batchOnly });
       const taken: number[] = [];
@@ -228,7 +217,7 @@ describe("auditWithWorkers scheduling (stand-in pool)", () => {
   );
 
   it("a worker that fails while nothing is in flight (the main thread auditing alone) fails the run", async () => {
-    const rand = random(5);
+    const rand = seededRandom(5);
     const { sources: srcs } = sources(rand, 300);
     const pool = standInPool(1, rand, { failIdle: true }); // never ready, fails at once
     await expect(run(srcs, 1, { batchParts: 4 }, pool)).rejects.toThrow(/worker thread 0 exited/);

@@ -4,18 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadBundle, type PolicySet } from "../../../../lib/index.js";
-
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../../helpers/random.js";
 
 const PATHS = [
   "jsonpath::.spec.domain.cpu.cores",
@@ -188,7 +177,7 @@ describe("bad input", () => {
   it("never crashes or hangs on random annotations and VMs", async () => {
     // Prepare
     set = await loadBundle([]);
-    const r = rng(20250101);
+    const r = seededRandom(20250101);
     let rejected = 0;
     // Act
     for (let i = 0; i < 400; i++) {
